@@ -1,0 +1,26 @@
+# The README's two commands: `make demo` (main job) and `make test`.
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup demo test lint bench clean
+
+setup:
+	bash scripts/setup.sh
+
+demo: setup
+	$(BIN)/webfovea demo
+
+test: setup
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy
+
+lint: setup
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy
+
+bench: setup
+	$(BIN)/python benchmarks/step_overhead.py
+
+clean:
+	rm -rf $(VENV) runs .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs everything webfovea needs on a fresh machine: a virtual environment,
+# the Python dependencies, and a Chromium (one already here, else Playwright's,
+# else Debian's when root). Safe to run again: each step is skipped when done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+stamp=.venv/.installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e ".[dev]"
+  touch "$stamp"
+fi
+.venv/bin/python -m webfovea.browser.chromium --ensure

@@ -1,0 +1,169 @@
+"""The action registry: the one table every stage reads.
+
+The prompt's action space, the parser's accepted names and arguments, the
+executor's dispatch table and the guard's budget classes all derive from
+``REGISTRY``, so an action can never be promised to the model and missing in
+the executor (a test checks both directions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+ArgKind = Literal["point", "text", "direction", "key"]
+BudgetClass = Literal["pointer", "keyboard", "hotkey", "go_back", "reload", "observe", "wait", "finish"]
+Direction = Literal["up", "down", "left", "right"]
+DIRECTIONS: tuple[Direction, ...] = ("up", "down", "left", "right")
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    name: str
+    kind: ArgKind
+    placeholder: str
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    name: str
+    args: tuple[ArgSpec, ...]
+    summary: str
+    budget: BudgetClass
+
+    @property
+    def signature(self) -> str:
+        """The call as the prompt shows it, e.g. ``click(start_box='(x,y)')``."""
+        inner = ", ".join(f"{a.name}='{a.placeholder}'" for a in self.args)
+        return f"{self.name}({inner})"
+
+    @property
+    def arg_names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.args)
+
+    def arg(self, name: str) -> ArgSpec | None:
+        return next((a for a in self.args if a.name == name), None)
+
+
+_POINT = ArgSpec("start_box", "point", "(x,y)")
+_CONTENT = ArgSpec("content", "text", "text")
+
+_SPECS: tuple[ActionSpec, ...] = (
+    ActionSpec("click", (_POINT,), "left click", "pointer"),
+    ActionSpec("left_double", (_POINT,), "double click", "pointer"),
+    ActionSpec("right_single", (_POINT,), "right click", "pointer"),
+    ActionSpec("hover", (_POINT,), "move the mouse there and keep it (reveals tooltips)", "pointer"),
+    ActionSpec(
+        "drag",
+        (ArgSpec("start_box", "point", "(x1,y1)"), ArgSpec("end_box", "point", "(x2,y2)")),
+        "press at the first point, move to the second, release",
+        "pointer",
+    ),
+    ActionSpec(
+        "scroll",
+        (_POINT, ArgSpec("direction", "direction", "down")),
+        "scroll the element under the point; direction is up, down, left or right",
+        "pointer",
+    ),
+    ActionSpec(
+        "type",
+        (_CONTENT,),
+        "type into the focused element; end the content with \\n to press Enter",
+        "keyboard",
+    ),
+    ActionSpec(
+        "fill",
+        (_POINT, _CONTENT),
+        "focus the field at the point, clear it, type the text and read the value back",
+        "keyboard",
+    ),
+    ActionSpec(
+        "select",
+        (_POINT, ArgSpec("option", "text", "text")),
+        "choose an option in the dropdown (<select>) at the point",
+        "pointer",
+    ),
+    ActionSpec("hotkey", (ArgSpec("key", "key", "ctrl a"),), "press a key combination", "hotkey"),
+    ActionSpec(
+        "find_text",
+        (ArgSpec("text", "text", "..."),),
+        "scroll the next match of the text into view (frames too); says match i of n",
+        "observe",
+    ),
+    ActionSpec(
+        "read_text",
+        (ArgSpec("label", "text", "..."),),
+        "return up to 600 characters of page text around the best match for the label",
+        "observe",
+    ),
+    ActionSpec("go_back", (), "go back to the previous page", "go_back"),
+    ActionSpec("reload", (), "reload the page (small budget)", "reload"),
+    ActionSpec("wait", (), "wait for the page to settle", "wait"),
+    ActionSpec("finished", (_CONTENT,), "end the task with the answer as content", "finish"),
+)
+
+REGISTRY: Mapping[str, ActionSpec] = {s.name: s for s in _SPECS}
+ACTION_NAMES: tuple[str, ...] = tuple(REGISTRY)
+
+
+@dataclass(frozen=True)
+class Point:
+    """A point in the model's coordinate space, exactly as the model wrote it."""
+
+    x: float
+    y: float
+
+
+ArgValue = str | Point
+
+
+@dataclass(frozen=True)
+class Action:
+    """One parsed action: a registry name and its typed arguments."""
+
+    name: str
+    args: Mapping[str, ArgValue] = field(default_factory=dict)
+
+    @property
+    def spec(self) -> ActionSpec:
+        return REGISTRY[self.name]
+
+    def point(self, name: str = "start_box") -> Point:
+        value = self.args[name]
+        if not isinstance(value, Point):
+            raise TypeError(f"{self.name}.{name} is not a point")
+        return value
+
+    def text(self, name: str) -> str:
+        value = self.args[name]
+        if not isinstance(value, str):
+            raise TypeError(f"{self.name}.{name} is not text")
+        return value
+
+    def source(self) -> str:
+        """Canonical text of the action, as the prompt's history shows it."""
+        parts = []
+        for spec in self.spec.args:
+            value = self.args[spec.name]
+            if isinstance(value, Point):
+                shown = f"({_num(value.x)},{_num(value.y)})"
+            else:
+                shown = value.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
+            parts.append(f"{spec.name}='{shown}'")
+        return f"{self.name}({', '.join(parts)})"
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"name": self.name}
+        for key, value in self.args.items():
+            out[key] = [value.x, value.y] if isinstance(value, Point) else value
+        return out
+
+
+def _num(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+
+
+def action_space_text() -> str:
+    """The action space as the prompt shows it, one line per action."""
+    return "\n".join(f"{s.signature}  # {s.summary}" for s in _SPECS)

@@ -1,0 +1,75 @@
+"""Run configuration: typed, validated once, shared by every stage."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .errors import ConfigError
+
+CoordSpace = Literal["image", "norm1000", "smart_resize"]
+COORD_SPACES: tuple[CoordSpace, ...] = ("image", "norm1000", "smart_resize")
+
+
+@dataclass(frozen=True)
+class Size:
+    width: int
+    height: int
+
+    @classmethod
+    def parse(cls, text: str, *, flag: str = "size") -> Size:
+        m = re.fullmatch(r"\s*(\d+)\s*[xX×]\s*(\d+)\s*", text)
+        if not m or int(m.group(1)) <= 0 or int(m.group(2)) <= 0:
+            raise ConfigError(f"{flag} must look like WIDTHxHEIGHT with positive numbers, got {text!r}")
+        return cls(int(m.group(1)), int(m.group(2)))
+
+    def __str__(self) -> str:
+        return f"{self.width}x{self.height}"
+
+
+@dataclass(frozen=True)
+class BrowserConfig:
+    headless: bool = True
+    executable: str | None = None
+    cdp_url: str | None = None
+    viewport: Size = Size(1920, 1080)
+    device_scale_factor: float = 1.0
+    # Chromium --host-resolver-rules entries, e.g. "MAP *.fovea.test 127.0.0.1".
+    host_rules: tuple[str, ...] = ()
+    downloads: bool = False
+
+
+@dataclass(frozen=True)
+class SmartResize:
+    """Qwen2.5-VL / UI-TARS image grid: sides multiples of ``factor`` within a pixel range."""
+
+    factor: int = 28
+    min_pixels: int = 100 * 28 * 28
+    max_pixels: int = 16384 * 28 * 28
+
+
+DEFAULT_ACTION_BUDGETS: dict[str, int] = {"reload": 3, "hotkey": 20, "go_back": 20}
+
+
+@dataclass(frozen=True)
+class AgentConfig:
+    max_steps: int = 80
+    time_limit: float = 1800.0
+    # None disables the cap (full-size images): only for experiments that show why it exists.
+    image_cap: Size | None = Size(1440, 810)
+    coords: CoordSpace = "image"
+    smart_resize: SmartResize = SmartResize()
+    history_images: int = 5
+    action_budgets: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_ACTION_BUDGETS))
+    allow_domains: tuple[str, ...] = ()
+    settle_cap: float = 5.0
+    max_tokens: int = 1024
+
+    def __post_init__(self) -> None:
+        if self.max_steps < 1:
+            raise ConfigError(f"--max-steps must be at least 1, got {self.max_steps}")
+        if self.time_limit <= 0:
+            raise ConfigError(f"--time-limit must be positive, got {self.time_limit}")
+        if self.coords not in COORD_SPACES:
+            raise ConfigError(f"--coords must be one of {', '.join(COORD_SPACES)}, got {self.coords!r}")

@@ -1,0 +1,86 @@
+"""One error hierarchy for webfovea.
+
+Every failure the harness can name derives from ``WebfoveaError``; each subclass
+carries the task status (and ``run`` exit code) it maps to, so the translation
+from exception to status happens in one place: :func:`status_for`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+TaskStatus = Literal[
+    "finished",
+    "step_limit",
+    "time_limit",
+    "model_error",
+    "browser_error",
+    "unreachable",
+    "gave_up",
+]
+
+
+class WebfoveaError(Exception):
+    """Base of every error webfovea raises on purpose."""
+
+    status: TaskStatus = "browser_error"
+
+
+class ConfigError(WebfoveaError):
+    """Bad user input: a flag, a model spec, a task line. Exit code 2."""
+
+
+class ParseError(WebfoveaError):
+    """A model reply that is not exactly one valid action.
+
+    The message is written for the model: it says what was wrong and what a
+    valid action looks like, and is sent back as that step's note.
+    """
+
+
+class ModelError(WebfoveaError):
+    """The model could not be used: retries exhausted or a request it will never accept."""
+
+    status: TaskStatus = "model_error"
+
+    def __init__(self, message: str, *, retryable: bool = False, status_code: int | None = None,
+                 retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retryable = retryable
+        self.status_code = status_code
+        self.retry_after = retry_after
+
+
+class BrowserError(WebfoveaError):
+    """The browser crashed, disconnected or could not be launched."""
+
+    status: TaskStatus = "browser_error"
+
+
+class SiteUnreachable(WebfoveaError):
+    """The entry URL could not be loaded at all."""
+
+    status: TaskStatus = "unreachable"
+
+
+class TimeLimit(WebfoveaError):
+    """The task's wall-clock budget ran out."""
+
+    status: TaskStatus = "time_limit"
+
+
+EXIT_CODES: dict[TaskStatus | str, int] = {
+    "finished": 0,
+    "step_limit": 1,
+    "time_limit": 1,
+    "gave_up": 1,
+    "config": 2,
+    "model_error": 3,
+    "browser_error": 4,
+    "unreachable": 4,
+}
+
+
+def exit_code(status: str) -> int:
+    """``webfovea run`` exit code for a task status (DESIGN: 0 answer, 1 none, 3 model, 4 site)."""
+    return EXIT_CODES.get(status, 1)
