@@ -1,0 +1,53 @@
+"""Screenshot and downsample: the image the model receives, with every size measured."""
+
+from __future__ import annotations
+
+import io
+import time
+from dataclasses import dataclass
+
+from PIL import Image
+from playwright.async_api import Page
+
+from ..config import Size
+from ..geometry import fit_within
+from .scripts import js
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One observation: the PNG as sent and the sizes needed to map points back."""
+
+    png: bytes
+    sent: Size  # pixels of the image sent to the model (measured from the bytes)
+    capture: Size  # pixels of the raw screenshot (viewport x device scale factor)
+    page: Size  # viewport in CSS pixels, measured in the page
+    url: str
+    taken_at: float
+
+
+async def measure_viewport(page: Page) -> Size:
+    v = await page.evaluate(js("viewport"))
+    return Size(int(v["width"]), int(v["height"]))
+
+
+def downsample(png: bytes, cap: Size | None) -> tuple[bytes, Size, Size]:
+    """Fit a PNG within ``cap``; returns (bytes, sent size, original size)."""
+    with Image.open(io.BytesIO(png)) as img:
+        original = Size(*img.size)
+        target = fit_within(original, cap)
+        if target == original:
+            return png, original, original
+        small = img.convert("RGB").resize((target.width, target.height), Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    # Low compression: encoding speed matters more than bytes on loopback and in base64.
+    small.save(out, format="PNG", compress_level=1)
+    return out.getvalue(), target, original
+
+
+async def capture(page: Page, *, cap: Size | None) -> Screen:
+    viewport = await measure_viewport(page)
+    raw = await page.screenshot(type="png", caret="initial")
+    png, sent, original = downsample(raw, cap)
+    return Screen(png=png, sent=sent, capture=original, page=viewport, url=page.url,
+                  taken_at=time.time())

@@ -1,0 +1,262 @@
+"""The executor: the only code that acts on the page.
+
+``Executor.execute`` maps the model's points to page points by the measured
+ratio of the very image that was sent, fingerprints the page, performs the
+action, waits for the page to settle and hands the evidence to
+:mod:`webfovea.feedback`, which words the note. Dispatch is derived from the
+action registry: every registered action has a ``_do_<name>`` handler.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+
+from .. import feedback
+from ..actions import REGISTRY, Action
+from ..config import AgentConfig, Size
+from ..geometry import ModelSpace, OutsideImage, model_space, to_page
+from . import fingerprint, observe
+from .capture import Screen
+from .keys import to_playwright
+from .locate import Hit, hit_test
+from .scripts import js
+from .session import Tabs, settle
+
+
+@dataclass
+class Effect:
+    """What the handler itself knows about its action (before the fingerprint comparison)."""
+
+    facts: list[str] = field(default_factory=list)  # phrases for the note
+    failed: str | None = None  # the action could not be performed: why
+    settles: bool = True  # False for actions that never change the page (finished)
+    compare_text: bool = False  # whole effect may be text (hover, SVG/canvas targets)
+    details: dict[str, Any] = field(default_factory=dict)
+    checked: bool = False  # the handler verified its own effect (fill read-back, select)
+
+
+@dataclass(frozen=True)
+class Mapped:
+    """An action whose points are mapped to page coordinates."""
+
+    action: Action
+    points: tuple[tuple[int, int], ...]
+    space: ModelSpace
+    page: Size
+
+
+Handler = Callable[[Mapped, "Hit | None"], Awaitable[Effect]]
+
+
+class Executor:
+    def __init__(self, tabs: Tabs, config: AgentConfig) -> None:
+        self.tabs = tabs
+        self.config = config
+        self.finder = observe.FindState()
+        self._handlers: dict[str, Handler] = {name: getattr(self, f"_do_{name}") for name in REGISTRY}
+
+    @staticmethod
+    def handled_actions() -> set[str]:
+        return {n[4:] for n in dir(Executor) if n.startswith("_do_")}
+
+    def map_points(self, action: Action, screen: Screen) -> Mapped:
+        """Model points → page points; raises OutsideImage for a point off the image."""
+        space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
+        points = tuple(
+            to_page(action.point(spec.name), space=space, page=screen.page)
+            for spec in action.spec.args if spec.kind == "point"
+        )
+        return Mapped(action, points, space, screen.page)
+
+    async def execute(self, action: Action, screen: Screen) -> feedback.Note:
+        try:
+            mapped = self.map_points(action, screen)
+        except OutsideImage as e:
+            return feedback.refused("image_bounds", f"Refused: {e}.")
+        page_before = self.tabs.page
+        hit = await hit_test(page_before, *mapped.points[0]) if mapped.points else None
+        frame_point = (hit.frame, hit.x, hit.y) if hit and hit.in_child_frame else None
+        point = mapped.points[0] if mapped.points else None
+        before = await fingerprint.take(self.tabs, point=point, frame_point=frame_point)
+        effect = await self._handlers[action.name](mapped, hit)
+        settled = await settle(self.tabs, cap=self.config.settle_cap) if effect.settles else True
+        after = before
+        if effect.settles and self.tabs.page is page_before:
+            after = await fingerprint.take(self.tabs, point=point, frame_point=frame_point)
+        events = self.tabs.drain_events()
+        return feedback.compose(
+            mapped=mapped, hit=hit, effect=effect, before=before, after=after,
+            settled=settled, events=events,
+        )
+
+    # --- pointer -------------------------------------------------------------------------
+
+    async def _do_click(self, m: Mapped, hit: Hit | None) -> Effect:
+        await self.tabs.page.mouse.click(*m.points[0])
+        return Effect()
+
+    async def _do_left_double(self, m: Mapped, hit: Hit | None) -> Effect:
+        await self.tabs.page.mouse.dblclick(*m.points[0])
+        return Effect()
+
+    async def _do_right_single(self, m: Mapped, hit: Hit | None) -> Effect:
+        await self.tabs.page.mouse.click(*m.points[0], button="right")
+        return Effect()
+
+    async def _do_hover(self, m: Mapped, hit: Hit | None) -> Effect:
+        await self.tabs.page.mouse.move(*m.points[0], steps=4)
+        return Effect(compare_text=True)
+
+    async def _do_drag(self, m: Mapped, hit: Hit | None) -> Effect:
+        mouse = self.tabs.page.mouse
+        (x1, y1), (x2, y2) = m.points
+        await mouse.move(x1, y1)
+        await mouse.down()
+        await mouse.move(x2, y2, steps=12)
+        await mouse.up()
+        return Effect()
+
+    async def _do_scroll(self, m: Mapped, hit: Hit | None) -> Effect:
+        direction = m.action.text("direction")
+        dx = {"left": -1, "right": 1}.get(direction, 0) * round(m.page.width * 0.6)
+        dy = {"up": -1, "down": 1}.get(direction, 0) * round(m.page.height * 0.6)
+        await self.tabs.page.mouse.move(*m.points[0])
+        await self.tabs.page.mouse.wheel(dx, dy)
+        return Effect(details={"direction": direction})
+
+    async def _do_select(self, m: Mapped, hit: Hit | None) -> Effect:
+        wanted = m.action.text("option")
+        select_info = hit.info.get("select") if hit and hit.info else None
+        if hit is None or hit.element is None or not select_info:
+            found = hit.describe() if hit else "nothing"
+            return Effect(failed=f"there is no dropdown (<select>) at that point, only {found}")
+        options: list[str] = select_info["options"]
+        index, how = match_option(options, wanted)
+        if index is None:
+            return Effect(failed=f"no option matches '{wanted}'; the options are: "
+                                 + "; ".join(f"'{o}'" for o in options[:40]),
+                          details={"options": options})
+        target = (await hit.element.evaluate_handle(js("select_target"))).as_element()
+        if target is None:
+            return Effect(failed="the dropdown disappeared before it could be set")
+        await target.select_option(index=index)
+        return Effect(facts=[f"selected '{options[index]}' ({how} match)"], checked=True,
+                      details={"selected": options[index], "match": how})
+
+    # --- keyboard ------------------------------------------------------------------------
+
+    async def _type_text(self, content: str) -> bool:
+        """Type content; every newline is a real Enter key press. True if Enter was pressed."""
+        keyboard = self.tabs.page.keyboard
+        lines = content.split("\n")
+        for i, line in enumerate(lines):
+            if line:
+                await keyboard.type(line)
+            if i < len(lines) - 1:
+                await keyboard.press("Enter")
+        return len(lines) > 1
+
+    async def _do_type(self, m: Mapped, hit: Hit | None) -> Effect:
+        entered = await self._type_text(m.action.text("content"))
+        return Effect(facts=["pressed Enter"] if entered else [])
+
+    async def _do_fill(self, m: Mapped, hit: Hit | None) -> Effect:
+        if hit is None or not hit.info or not hit.info["editable"]:
+            found = hit.describe() if hit else "nothing"
+            return Effect(failed=f"there is no text field at that point, only {found}")
+        content = m.action.text("content")
+        text, enter = (content[:-1], True) if content.endswith("\n") else (content, False)
+        page = self.tabs.page
+        await page.mouse.click(*m.points[0])
+        await page.keyboard.press("ControlOrMeta+a")
+        await page.keyboard.press("Backspace")
+        await page.keyboard.type(text)
+        value = await hit.frame.evaluate(js("active_value"))
+        facts = [_readback_fact(text, value)]
+        if enter:
+            await page.keyboard.press("Enter")
+            facts.append("pressed Enter")
+        return Effect(facts=facts, checked=True,
+                      details={"typed": text, "readback": value and value["value"]})
+
+    async def _do_hotkey(self, m: Mapped, hit: Hit | None) -> Effect:
+        await self.tabs.page.keyboard.press(to_playwright(m.action.text("key")))
+        return Effect()
+
+    # --- navigation ----------------------------------------------------------------------
+
+    async def _do_go_back(self, m: Mapped, hit: Hit | None) -> Effect:
+        response = await self.tabs.page.go_back(wait_until="commit")
+        if response is None and self.tabs.page.url == "about:blank":
+            return Effect(failed="there is no earlier page to go back to")
+        return Effect()
+
+    async def _do_reload(self, m: Mapped, hit: Hit | None) -> Effect:
+        await self.tabs.page.reload(wait_until="commit")
+        return Effect(facts=["reloaded the page"])
+
+    async def _do_wait(self, m: Mapped, hit: Hit | None) -> Effect:
+        return Effect(facts=["waited for the page to settle"])
+
+    async def _do_finished(self, m: Mapped, hit: Hit | None) -> Effect:
+        return Effect(settles=False, facts=["answer recorded"], checked=True)
+
+    # --- observation ---------------------------------------------------------------------
+
+    async def _do_find_text(self, m: Mapped, hit: Hit | None) -> Effect:
+        result = await observe.find_text(self.tabs.page, m.action.text("text"), self.finder)
+        return Effect(facts=[result.sentence], failed=None, checked=True,
+                      details=result.details)
+
+    async def _do_read_text(self, m: Mapped, hit: Hit | None) -> Effect:
+        result = await observe.read_text(self.tabs.page, m.action.text("label"))
+        return Effect(facts=[result.sentence], settles=False, checked=True,
+                      details=result.details)
+
+
+def _readback_fact(typed: str, value: dict[str, Any] | None) -> str:
+    if value is None or value["value"] is None:
+        return "typed the text, but no focused field could be read back"
+    held = value["value"]
+    if held == typed:
+        return f"the field now holds '{held}'"
+    limit = f" (maxlength {value['maxLength']})" if value.get("maxLength") is not None else ""
+    return f"typed '{typed}' but the field now holds '{held}'{limit}"
+
+
+def _normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
+
+
+def match_option(options: list[str], wanted: str) -> tuple[int | None, str]:
+    """Exact, then normalised, then substring match; (index, which rule) or (None, '')."""
+    for i, o in enumerate(options):
+        if o == wanted:
+            return i, "exact"
+    norm = _normalise(wanted)
+    for i, o in enumerate(options):
+        if _normalise(o) == norm:
+            return i, "normalised"
+    if norm:
+        hits = [i for i, o in enumerate(options) if norm in _normalise(o)]
+        if hits:
+            return hits[0], "substring"
+    return None, ""
+
+
+async def safe_execute(executor: Executor, action: Action, screen: Screen) -> feedback.Note:
+    """Execute, turning a Playwright failure of this one action into an honest note."""
+    try:
+        return await executor.execute(action, screen)
+    except PlaywrightError as e:
+        if not executor.tabs.context.browser or not executor.tabs.context.browser.is_connected():
+            raise
+        first = (e.message or str(e)).splitlines()[0]
+        return feedback.failed_note(f"The {action.name} could not be performed: {first}.")

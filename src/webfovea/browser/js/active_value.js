@@ -1,0 +1,11 @@
+// The value of the focused field of this frame, as the page holds it now.
+() => {
+  const a = document.activeElement;
+  if (!a || a === document.body) return null;
+  const value = a.isContentEditable ? a.innerText : a.value;
+  return {
+    tag: a.tagName.toLowerCase(),
+    value: value === undefined ? null : String(value),
+    maxLength: typeof a.maxLength === "number" && a.maxLength >= 0 ? a.maxLength : null,
+  };
+}

@@ -1,0 +1,214 @@
+"""Launching or attaching to Chromium, and one browser context per task.
+
+``BrowserSession`` owns the Playwright driver and the browser; ``Tabs`` owns
+one task's context: the active page (new tabs are followed), dialogs (accepted
+and reported) and in-flight requests (for settling).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Dialog,
+    Page,
+    Playwright,
+    Request,
+    async_playwright,
+)
+from playwright.async_api import Error as PlaywrightError
+
+from ..config import BrowserConfig
+from ..errors import BrowserError, SiteUnreachable
+from .chromium import find_chromium, launch_args
+from .scripts import js
+
+
+class BrowserSession:
+    """A running (or attached) Chromium that hands out fresh contexts."""
+
+    def __init__(self, config: BrowserConfig) -> None:
+        self.config = config
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+
+    async def __aenter__(self) -> BrowserSession:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        self._pw = await async_playwright().start()
+        try:
+            self._browser = await self._launch(self._pw)
+        except PlaywrightError as e:
+            await self._pw.stop()
+            self._pw = None
+            raise BrowserError(f"could not start Chromium: {e.message.splitlines()[0]}") from e
+
+    async def _launch(self, pw: Playwright) -> Browser:
+        cfg = self.config
+        if cfg.cdp_url:
+            return await pw.chromium.connect_over_cdp(cfg.cdp_url)
+        executable = cfg.executable or find_chromium()
+        return await pw.chromium.launch(
+            executable_path=executable,
+            headless=cfg.headless,
+            args=launch_args(host_rules=cfg.host_rules),
+        )
+
+    @property
+    def browser(self) -> Browser:
+        if self._browser is None:
+            raise BrowserError("the browser session is not started")
+        return self._browser
+
+    @property
+    def connected(self) -> bool:
+        return self._browser is not None and self._browser.is_connected()
+
+    async def restart(self) -> None:
+        """Replace a crashed or disconnected browser."""
+        await self.close()
+        await self.start()
+
+    async def close(self) -> None:
+        if self._browser is not None:
+            try:
+                await self._browser.close()
+            except PlaywrightError:
+                pass  # already gone: closing a crashed browser is the point
+            self._browser = None
+        if self._pw is not None:
+            await self._pw.stop()
+            self._pw = None
+
+    async def new_tabs(self) -> Tabs:
+        cfg = self.config
+        try:
+            context = await self.browser.new_context(
+                viewport={"width": cfg.viewport.width, "height": cfg.viewport.height},
+                device_scale_factor=cfg.device_scale_factor,
+                accept_downloads=cfg.downloads,
+            )
+            page = await context.new_page()
+        except PlaywrightError as e:
+            raise BrowserError(f"could not open a browser context: {e.message}") from e
+        return Tabs(context, page)
+
+
+@dataclass
+class PageEvent:
+    """Something the page did on its own that the next note must mention."""
+
+    kind: str  # "new_tab" | "dialog" | "tab_closed" | "download"
+    detail: str
+
+
+@dataclass
+class Tabs:
+    """One task's browser context, following new tabs and recording page events."""
+
+    context: BrowserContext
+    page: Page
+    events: list[PageEvent] = field(default_factory=list)
+    inflight: dict[Request, float] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.context.on("page", self._on_new_page)
+        self._watch(self.page)
+
+    def _watch(self, page: Page) -> None:
+        page.on("dialog", self._on_dialog)
+        page.on("request", lambda r: self.inflight.__setitem__(r, time.monotonic()))
+        page.on("requestfinished", lambda r: self.inflight.pop(r, None))
+        page.on("requestfailed", lambda r: self.inflight.pop(r, None))
+        page.on("close", self._on_close)
+
+    def _on_new_page(self, page: Page) -> None:
+        self._watch(page)
+        self.page = page
+        self.events.append(PageEvent("new_tab", page.url))
+
+    def _on_close(self, page: Page) -> None:
+        if page is self.page:
+            open_pages = [p for p in self.context.pages if not p.is_closed()]
+            if open_pages:
+                self.page = open_pages[-1]
+                self.events.append(PageEvent("tab_closed", self.page.url))
+
+    async def _on_dialog(self, dialog: Dialog) -> None:
+        self.events.append(PageEvent("dialog", f"{dialog.type} \"{dialog.message[:200]}\""))
+        try:
+            await dialog.accept()
+        except PlaywrightError:
+            pass  # the page may have navigated away already
+
+    def drain_events(self) -> list[PageEvent]:
+        events, self.events = self.events, []
+        return events
+
+    @property
+    def tab_count(self) -> int:
+        return len([p for p in self.context.pages if not p.is_closed()])
+
+    async def open(self, url: str, *, timeout: float = 30.0) -> None:
+        """Load the entry URL; a failure here means the site is unreachable."""
+        try:
+            response = await self.page.goto(url, wait_until="domcontentloaded",
+                                            timeout=timeout * 1000)
+        except PlaywrightError as e:
+            raise SiteUnreachable(f"could not load {url}: {e.message.splitlines()[0]}") from e
+        if response is not None and response.status >= 500:
+            raise SiteUnreachable(f"{url} answered HTTP {response.status}")
+        await settle(self, cap=timeout)
+
+    async def close(self) -> None:
+        try:
+            await self.context.close()
+        except PlaywrightError:
+            pass  # the browser may have crashed; the context is gone with it
+
+
+async def settle(tabs: Tabs, *, cap: float, quiet_ms: int = 250) -> bool:
+    """Wait until the active page is loaded, its network quiet and its DOM still; False at cap.
+
+    Adaptive, never a fixed sleep: a static page settles in ~quiet_ms.
+    """
+    deadline = time.monotonic() + cap
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        page = tabs.page
+        try:
+            await page.wait_for_load_state("domcontentloaded", timeout=remaining * 1000)
+            remaining = deadline - time.monotonic()
+            quiet = await page.evaluate(js("settle"), {"quietMs": quiet_ms,
+                                                       "capMs": max(0.0, remaining) * 1000})
+        except PlaywrightError:
+            # A navigation destroyed the context mid-wait: wait again on the new document.
+            await asyncio.sleep(0.05)
+            continue
+        if page is not tabs.page:
+            continue  # a new tab opened while we waited: settle that one
+        if not quiet:
+            return False
+        if await _network_quiet(tabs, deadline):
+            return True
+
+
+async def _network_quiet(tabs: Tabs, deadline: float, *, grace: float = 2.0) -> bool:
+    """No request younger than ``grace`` seconds in flight (long polls are ignored)."""
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        if not any(now - t < grace for t in tabs.inflight.values()):
+            return True
+        await asyncio.sleep(0.05)
+    return False

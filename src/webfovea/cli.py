@@ -1,0 +1,126 @@
+"""The ``webfovea`` command (DESIGN's command line contract)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from . import demo
+from .agent import run_task
+from .browser.session import BrowserSession
+from .config import COORD_SPACES, AgentConfig, BrowserConfig, Size
+from .errors import ConfigError, ModelError, exit_code
+from .models.loader import load_model
+from .task import Task
+from .testing.local_server import LocalServer
+from .trajectory import ResultRecord
+
+
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", default=os.environ.get("WEBFOVEA_MODEL"),
+                   help="openai:<name> | anthropic:<name> | oracle | scripted:<file>")
+    p.add_argument("--base-url", help="provider endpoint (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
+    p.add_argument("--max-steps", type=int, default=80)
+    p.add_argument("--time-limit", type=float, default=1800.0, help="seconds per task")
+    p.add_argument("--image-cap", default="1440x810", help="WxH, or 'none' for full-size images")
+    p.add_argument("--viewport", default="1920x1080")
+    p.add_argument("--device-scale-factor", type=float, default=1.0)
+    p.add_argument("--coords", choices=COORD_SPACES, default="image")
+    p.add_argument("--cdp-url", help="attach to a running Chromium instead of launching one")
+    p.add_argument("--headed", action="store_true", help="show the browser window")
+    p.add_argument("--allow-domain", action="append", default=[],
+                   help="another site top-level navigation may go to (repeatable)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="webfovea", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run one task")
+    run.add_argument("--url", required=True)
+    run.add_argument("--task", required=True)
+    run.add_argument("--out", type=Path, default=None, help="run directory (default runs/<time>)")
+    _add_run_options(run)
+    d = sub.add_parser("demo", help="the built-in default: a bundled page and a scripted model")
+    d.add_argument("--out", type=Path, default=Path("runs/demo"))
+    return parser
+
+
+def agent_config(ns: argparse.Namespace) -> AgentConfig:
+    cap = None if ns.image_cap.lower() == "none" else Size.parse(ns.image_cap, flag="--image-cap")
+    return AgentConfig(max_steps=ns.max_steps, time_limit=ns.time_limit, image_cap=cap,
+                       coords=ns.coords, allow_domains=tuple(ns.allow_domain))
+
+
+def browser_config(ns: argparse.Namespace, *, host_rules: tuple[str, ...] = ()) -> BrowserConfig:
+    if ns.device_scale_factor <= 0:
+        raise ConfigError(f"--device-scale-factor must be positive, got {ns.device_scale_factor}")
+    return BrowserConfig(headless=not ns.headed, cdp_url=ns.cdp_url,
+                         viewport=Size.parse(ns.viewport, flag="--viewport"),
+                         device_scale_factor=ns.device_scale_factor, host_rules=host_rules)
+
+
+async def _run_one(task: Task, ns: argparse.Namespace, out: Path) -> ResultRecord:
+    if not ns.model:
+        raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
+                          "scripted:<file>), or set WEBFOVEA_MODEL")
+    config = agent_config(ns)
+    model = load_model(ns.model, base_url=ns.base_url)
+    try:
+        async with BrowserSession(browser_config(ns)) as session:
+            return await run_task(task, model=model, session=session, config=config, out=out)
+    finally:
+        await model.aclose()
+
+
+def _report(result: ResultRecord, out: Path) -> None:
+    print(f"status: {result.status}")
+    if result.answer is not None:
+        print(f"answer: {result.answer}")
+    if result.error:
+        print(f"error: {result.error}", file=sys.stderr)
+    print(f"steps: {result.steps}  elapsed: {result.elapsed:.1f}s  "
+          f"tokens: {result.usage.input_tokens} in / {result.usage.output_tokens} out")
+    print(f"run directory: {out}")
+
+
+def cmd_run(ns: argparse.Namespace) -> int:
+    out = ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S")
+    task = Task(instruction=ns.task, url=ns.url)
+    result = asyncio.run(_run_one(task, ns, out))
+    _report(result, out)
+    return exit_code(result.status)
+
+
+def cmd_demo(ns: argparse.Namespace) -> int:
+    args = build_parser().parse_args(["run", "--url", "x", "--task", "x",
+                                      "--model", f"scripted:{demo.replies_file()}"])
+    with LocalServer(demo.root()) as server:
+        task = Task(instruction=demo.TASK, url=server.url("index.html"), id="demo")
+        result = asyncio.run(_run_one(task, args, ns.out))
+    _report(result, ns.out)
+    print(f"expected answer: {demo.ANSWER}")
+    print("To drive a real model instead, for example:\n"
+          "  OPENAI_API_KEY=... webfovea run --url URL --task TEXT --model openai:gpt-4o\n"
+          "  webfovea run --url URL --task TEXT --model openai:ui-tars --coords smart_resize "
+          "--base-url http://127.0.0.1:8000/v1   # your vLLM server")
+    return exit_code(result.status)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    handlers = {"run": cmd_run, "demo": cmd_demo}
+    try:
+        code = handlers[ns.command](ns)
+    except ConfigError as e:
+        print(f"webfovea: {e}", file=sys.stderr)
+        code = 2
+    except ModelError as e:
+        print(f"webfovea: model error: {e}", file=sys.stderr)
+        code = 3
+    sys.exit(code)

@@ -1,0 +1,138 @@
+"""``openai:<model>``: OpenAI chat completions, for OpenAI and every compatible server
+(vLLM, SGLang, Ollama, OpenRouter). Images travel as base64 PNG data URLs."""
+
+from __future__ import annotations
+
+import base64
+import os
+
+import openai
+from openai.types.chat import (
+    ChatCompletion,
+    ChatCompletionContentPartParam,
+    ChatCompletionMessageParam,
+)
+
+from webfovea.errors import ConfigError, ModelError
+from webfovea.models.base import ModelReply, ModelRequest, SentImage, Turn, Usage
+from webfovea.models.retry import (
+    Endpoint,
+    RetryPolicy,
+    call_with_retry,
+    parse_retry_after,
+    status_error,
+    transport_error,
+)
+
+KEY_VAR = "OPENAI_API_KEY"
+BASE_URL_VAR = "OPENAI_BASE_URL"
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+# vLLM and most local servers ignore the key but the SDK insists on one.
+PLACEHOLDER_KEY = "EMPTY"
+
+
+class OpenAICompatModel:
+    """A :class:`~webfovea.models.base.Model` speaking OpenAI chat completions."""
+
+    def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
+                 timeout: float = 120.0, retry: RetryPolicy | None = None) -> None:
+        resolved_url = base_url or os.environ.get(BASE_URL_VAR) or None
+        key = api_key or os.environ.get(KEY_VAR) or None
+        if key is None and resolved_url is None:
+            raise ConfigError(f"{KEY_VAR} is not set: export it for {DEFAULT_BASE_URL}, or pass "
+                              f"--base-url (or set {BASE_URL_VAR}) for a local server")
+        self.name = f"openai:{model}"
+        self._model = model
+        # The official endpoint rejects max_tokens for newer models; compatible
+        # servers (older vLLM, Ollama) only know max_tokens.
+        self._official = resolved_url is None
+        self._timeout = timeout
+        self._retry = retry or RetryPolicy()
+        self._endpoint = Endpoint("OpenAI-compatible", model, resolved_url or DEFAULT_BASE_URL,
+                                  KEY_VAR)
+        self._client = openai.AsyncOpenAI(api_key=key or PLACEHOLDER_KEY,
+                                          base_url=resolved_url or DEFAULT_BASE_URL,
+                                          max_retries=0, timeout=timeout)
+
+    async def complete(self, request: ModelRequest, *, timeout: float) -> ModelReply:
+        messages = to_messages(request)
+        usage = Usage()
+
+        async def attempt(seconds: float) -> ChatCompletion:
+            return await self._create(messages, request.max_tokens, seconds)
+
+        completion = await call_with_retry(attempt, endpoint=self._endpoint, policy=self._retry,
+                                           timeout=timeout, call_timeout=self._timeout,
+                                           usage=usage)
+        if completion.usage is not None:
+            usage.input_tokens = completion.usage.prompt_tokens
+            usage.output_tokens = completion.usage.completion_tokens
+        if not completion.choices:
+            raise ModelError(f"{self._endpoint.label()} returned no choices")
+        text = completion.choices[0].message.content or ""
+        return ModelReply(text=text, usage=usage, model=completion.model)
+
+    async def _create(self, messages: list[ChatCompletionMessageParam], max_tokens: int,
+                      seconds: float) -> ChatCompletion:
+        try:
+            if self._official:
+                return await self._client.chat.completions.create(
+                    model=self._model, messages=messages, max_completion_tokens=max_tokens,
+                    timeout=seconds)
+            return await self._client.chat.completions.create(
+                model=self._model, messages=messages, max_tokens=max_tokens, timeout=seconds)
+        except openai.OpenAIError as error:
+            raise translate_error(error, self._endpoint) from error
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+
+def translate_error(error: openai.OpenAIError, endpoint: Endpoint) -> ModelError:
+    """The one place an OpenAI SDK exception becomes a ModelError."""
+    if isinstance(error, openai.APITimeoutError):
+        return transport_error(endpoint, "timeout")
+    if isinstance(error, openai.APIConnectionError):
+        return transport_error(endpoint, "connection", str(error.__cause__ or error))
+    if isinstance(error, openai.APIStatusError):
+        return status_error(endpoint, error.status_code, _detail(error.body, error.message),
+                            parse_retry_after(error.response.headers))
+    return ModelError(f"{endpoint.label()}: {type(error).__name__}: {error}")
+
+
+def _detail(body: object, fallback: str) -> str:
+    """The provider's own error message (OpenAI nests it under "error", vLLM does not)."""
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        return str(body["message"])
+    if isinstance(body, str) and body.strip():
+        return body.strip()[:500]
+    return fallback
+
+
+def to_messages(request: ModelRequest) -> list[ChatCompletionMessageParam]:
+    """The request in chat-completions form: system message, then one message per turn."""
+    messages: list[ChatCompletionMessageParam] = []
+    if request.system:
+        messages.append({"role": "system", "content": request.system})
+    for turn in request.turns:
+        messages.append(_message(turn))
+    return messages
+
+
+def _message(turn: Turn) -> ChatCompletionMessageParam:
+    if turn.role == "assistant":
+        if turn.images:
+            raise ModelError("an assistant turn cannot carry images in chat completions")
+        return {"role": "assistant", "content": turn.text}
+    parts: list[ChatCompletionContentPartParam] = []
+    if turn.text:
+        parts.append({"type": "text", "text": turn.text})
+    for image in turn.images:
+        if image.label:
+            parts.append({"type": "text", "text": image.label})
+        parts.append({"type": "image_url", "image_url": {"url": data_url(image)}})
+    return {"role": "user", "content": parts}
+
+
+def data_url(image: SentImage) -> str:
+    return "data:image/png;base64," + base64.b64encode(image.png).decode("ascii")

@@ -1,0 +1,18 @@
+"""A task: an instruction and an entry URL (DESIGN's task file record)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+AnswerType = Literal["auto", "text", "number", "date"]
+
+
+@dataclass(frozen=True)
+class Task:
+    instruction: str
+    url: str
+    id: str = "task"
+    answer: str | None = None
+    answer_type: AnswerType = "auto"
+    tags: tuple[str, ...] = field(default_factory=tuple)

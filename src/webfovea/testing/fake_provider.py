@@ -1,0 +1,436 @@
+"""A real local HTTP server that speaks the OpenAI and Anthropic wire formats.
+
+It lets you smoke-test a provider setup, the model clients and a whole agent run
+offline: the official SDKs talk HTTP to it exactly as they would to a hosted API.
+
+    with FakeProvider(ScriptedPolicy(["Thought: done\\nAction: finished(content='42')"])) as fp:
+        model = load_model("openai:any", base_url=fp.base_url)
+
+Endpoints: ``POST /v1/chat/completions`` (OpenAI; use ``fp.base_url``) and
+``POST /v1/messages`` (Anthropic; use ``fp.anthropic_base_url``, the SDK appends
+``/v1/messages`` itself). Each request is decoded into a :class:`FakeRequest`
+(images as PIL images) and handed to the policy, whose return value is the reply
+text. Like hosted APIs, ``resize_images_to`` silently shrinks larger images
+before the policy sees them, so the policy answers in the resized space.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import json
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any, Literal
+
+from PIL import Image, UnidentifiedImageError
+
+Provider = Literal["openai", "anthropic"]
+ROUTES: dict[str, Provider] = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
+ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+               404: "not_found_error", 408: "timeout_error", 409: "conflict_error",
+               429: "rate_limit_error", 529: "overloaded_error"}
+
+
+@dataclass(frozen=True)
+class FakeTurn:
+    """One decoded conversation turn: its text parts joined by newlines, and its images."""
+
+    role: str
+    text: str
+    images: tuple[Image.Image, ...] = ()
+
+
+@dataclass(frozen=True)
+class FakeRequest:
+    """One request as the provider received it.
+
+    ``received_sizes`` are the images' sizes on the wire; the images in ``turns``
+    are what the policy sees (resized when ``resize_images_to`` applies).
+    """
+
+    provider: Provider
+    model: str
+    system: str
+    turns: tuple[FakeTurn, ...]
+    max_tokens: int | None
+    received_sizes: tuple[tuple[int, int], ...]
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def images(self) -> list[Image.Image]:
+        """Every image of every turn, in order."""
+        return [image for turn in self.turns for image in turn.images]
+
+
+Policy = Callable[[FakeRequest], str]
+
+
+class ScriptedPolicy:
+    """A policy returning ``replies`` in order (thread-safe); raises once they run out."""
+
+    def __init__(self, replies: Iterable[str]) -> None:
+        self._replies = deque(replies)
+        self._lock = threading.Lock()
+
+    def __call__(self, request: FakeRequest) -> str:
+        with self._lock:
+            if not self._replies:
+                raise LookupError("ScriptedPolicy has no replies left")
+            return self._replies.popleft()
+
+
+class BadRequest(Exception):
+    """A request body the fake cannot decode; answered with HTTP 400."""
+
+
+@dataclass(frozen=True)
+class _Failure:
+    status: int
+    retry_after: str | None
+    body: str | Mapping[str, object] | None
+
+
+@dataclass(frozen=True)
+class _Response:
+    status: int
+    payload: Mapping[str, object]
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+class FakeProvider:
+    """The fake provider server; start it with ``with`` (or :meth:`start`/:meth:`close`).
+
+    ``models``: when given, other model names get HTTP 404 like a real server.
+    ``api_key``: when given, requests carrying another key get HTTP 401.
+    ``delay_seconds``: every reply waits this long (settable while running).
+    A policy that raises is answered with HTTP 400 carrying the exception text,
+    so the failure surfaces at once instead of being retried.
+    """
+
+    def __init__(self, policy: Policy, *, resize_images_to: tuple[int, int] | None = None,
+                 delay_seconds: float = 0.0, models: Collection[str] | None = None,
+                 api_key: str | None = None) -> None:
+        self.policy = policy
+        self.resize_images_to = resize_images_to
+        self.delay_seconds = delay_seconds
+        self.models = models
+        self.api_key = api_key
+        self._lock = threading.Lock()
+        self._requests: list[FakeRequest] = []
+        self._failures: deque[_Failure] = deque()
+        self._stalls: deque[float] = deque()
+        self._closing = threading.Event()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+        self._counter = 0
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def start(self) -> FakeProvider:
+        self._server = _Server(("127.0.0.1", 0), _Handler, self)
+        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-provider",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._closing.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> FakeProvider:
+        return self.start()
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise RuntimeError("FakeProvider is not started; use `with FakeProvider(...)`")
+        return int(self._server.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        """Base URL for OpenAI-compatible clients (``.../v1``)."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:
+        """Base URL for the Anthropic SDK, which appends ``/v1/messages`` itself."""
+        return f"http://127.0.0.1:{self.port}"
+
+    # -- scripting failures and assertions ---------------------------------------------------
+
+    def fail_next(self, status: int = 429, *, times: int = 1,
+                  retry_after: float | str | None = None,
+                  body: str | Mapping[str, object] | None = None) -> None:
+        """Answer the next ``times`` requests with HTTP ``status``.
+
+        ``retry_after`` becomes the Retry-After header (seconds, or an HTTP date
+        string). ``body``: a message to put in the provider's error format, or a
+        mapping sent verbatim as the JSON body.
+        """
+        header = None if retry_after is None else str(retry_after)
+        with self._lock:
+            self._failures.extend(_Failure(status, header, body) for _ in range(times))
+
+    def stall_next(self, seconds: float, *, times: int = 1) -> None:
+        """Make the next ``times`` requests wait ``seconds`` before being answered."""
+        with self._lock:
+            self._stalls.extend([seconds] * times)
+
+    @property
+    def requests(self) -> list[FakeRequest]:
+        """Every decodable request received so far, including those answered with a failure."""
+        with self._lock:
+            return list(self._requests)
+
+    # -- answering ---------------------------------------------------------------------------
+
+    def answer(self, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
+        """The response to one POST (called on the server's handler threads)."""
+        provider = ROUTES.get(path.split("?", 1)[0])
+        if provider is None:
+            return _error("openai", 404, f"no route for POST {path}")
+        try:
+            request = decode_request(provider, json.loads(raw), headers, self.resize_images_to)
+        except (BadRequest, ValueError) as error:
+            return _error(provider, 400, str(error))
+        with self._lock:
+            self._requests.append(request)
+            self._counter += 1
+            number = self._counter
+            stall = self._stalls.popleft() if self._stalls else self.delay_seconds
+            failure = self._failures.popleft() if self._failures else None
+        self._closing.wait(stall)
+        return self._checked(request, failure) or self._reply(request, number)
+
+    def _checked(self, request: FakeRequest, failure: _Failure | None) -> _Response | None:
+        if failure is not None:
+            return _injected(request.provider, failure)
+        if self.api_key is not None and _sent_key(request) != self.api_key:
+            return _error(request.provider, 401, "invalid x-api-key / bearer token")
+        if self.models is not None and request.model not in self.models:
+            return _error(request.provider, 404, f"The model `{request.model}` does not exist")
+        return None
+
+    def _reply(self, request: FakeRequest, number: int) -> _Response:
+        try:
+            text = self.policy(request)
+        except Exception as error:
+            return _error(request.provider, 400, f"policy failed: {type(error).__name__}: {error}")
+        tokens_in, tokens_out = count_input_tokens(request), count_text_tokens(text)
+        if request.provider == "openai":
+            return _Response(200, openai_completion(request.model, text, tokens_in, tokens_out,
+                                                    number))
+        return _Response(200, anthropic_message(request.model, text, tokens_in, tokens_out, number))
+
+
+# -- decoding ---------------------------------------------------------------------------------
+
+
+def decode_request(provider: Provider, body: Any, headers: Mapping[str, str],
+                   resize_to: tuple[int, int] | None) -> FakeRequest:
+    if not isinstance(body, dict) or not isinstance(body.get("model"), str):
+        raise BadRequest("the body must be a JSON object with a string `model`")
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise BadRequest("`messages` must be a non-empty list")
+    sizes: list[tuple[int, int]] = []
+    system_parts: list[str] = [] if provider == "openai" else _system_parts(body.get("system"))
+    turns: list[FakeTurn] = []
+    for message in messages:
+        role, content = _role_and_content(message)
+        texts, images = _decode_content(provider, content, sizes, resize_to)
+        if role in ("system", "developer") and provider == "openai":
+            system_parts.extend(texts)
+        else:
+            turns.append(FakeTurn(role, "\n".join(texts), tuple(images)))
+    max_tokens = body.get("max_completion_tokens") or body.get("max_tokens")
+    return FakeRequest(provider, body["model"], "\n".join(system_parts), tuple(turns),
+                       max_tokens if isinstance(max_tokens, int) else None, tuple(sizes),
+                       dict(headers))
+
+
+def _system_parts(system: object) -> list[str]:
+    if system is None:
+        return []
+    if isinstance(system, str):
+        return [system]
+    if isinstance(system, list):
+        return [str(block.get("text", "")) for block in system if isinstance(block, dict)]
+    raise BadRequest("`system` must be a string or a list of text blocks")
+
+
+def _role_and_content(message: object) -> tuple[str, object]:
+    if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+        raise BadRequest("each message must be an object with a string `role`")
+    return str(message["role"]), message.get("content")
+
+
+def _decode_content(provider: Provider, content: object, sizes: list[tuple[int, int]],
+                    resize_to: tuple[int, int] | None) -> tuple[list[str], list[Image.Image]]:
+    if isinstance(content, str):
+        return [content], []
+    if not isinstance(content, list):
+        raise BadRequest("message content must be a string or a list of parts")
+    texts: list[str] = []
+    images: list[Image.Image] = []
+    for part in content:
+        kind = part.get("type") if isinstance(part, dict) else None
+        if kind == "text":
+            texts.append(str(part.get("text", "")))
+        elif kind in ("image_url", "image"):
+            image = _open_image(_image_data(provider, part))
+            sizes.append(image.size)
+            images.append(fit_within(image, resize_to) if resize_to else image)
+        else:
+            raise BadRequest(f"unsupported content part type {kind!r}")
+    return texts, images
+
+
+def _image_data(provider: Provider, part: dict[str, Any]) -> str:
+    if provider == "openai":
+        url = str((part.get("image_url") or {}).get("url", ""))
+        prefix, _, data = url.partition(";base64,")
+        if not prefix.startswith("data:image/"):
+            raise BadRequest("image_url must be a base64 data URL (data:image/...;base64,...)")
+        return data
+    source = part.get("source") or {}
+    if source.get("type") != "base64" or not str(source.get("media_type", "")).startswith("image/"):
+        raise BadRequest("image source must be {type: base64, media_type: image/..., data}")
+    return str(source.get("data", ""))
+
+
+def _open_image(data: str) -> Image.Image:
+    try:
+        image = Image.open(io.BytesIO(base64.b64decode(data, validate=True)))
+        image.load()
+    except (binascii.Error, UnidentifiedImageError, OSError) as error:
+        raise BadRequest(f"image data is not a valid base64 image: {error}") from error
+    return image
+
+
+def fit_within(image: Image.Image, box: tuple[int, int]) -> Image.Image:
+    """The image shrunk to fit ``box`` with its aspect kept; unchanged when it fits."""
+    width, height = image.size
+    scale = min(box[0] / width, box[1] / height)
+    if scale >= 1:
+        return image
+    size = (max(1, round(width * scale)), max(1, round(height * scale)))
+    return image.resize(size, Image.Resampling.LANCZOS)
+
+
+# -- encoding ---------------------------------------------------------------------------------
+
+
+def count_text_tokens(text: str) -> int:
+    """A rough, deterministic token count: whitespace-separated words."""
+    return len(text.split())
+
+
+def count_input_tokens(request: FakeRequest) -> int:
+    """Words of the system text and turns, plus width*height/750 per image (as seen)."""
+    texts = [request.system, *(turn.text for turn in request.turns)]
+    words = sum(count_text_tokens(text) for text in texts)
+    pixels = sum(math.ceil(image.width * image.height / 750) for image in request.images)
+    return words + pixels
+
+
+def openai_completion(model: str, text: str, tokens_in: int, tokens_out: int,
+                      number: int) -> dict[str, object]:
+    return {
+        "id": f"chatcmpl-fake-{number}", "object": "chat.completion",
+        "created": int(time.time()), "model": model,
+        "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                     "message": {"role": "assistant", "content": text, "refusal": None}}],
+        "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out,
+                  "total_tokens": tokens_in + tokens_out},
+    }
+
+
+def anthropic_message(model: str, text: str, tokens_in: int, tokens_out: int,
+                      number: int) -> dict[str, object]:
+    return {
+        "id": f"msg_fake_{number}", "type": "message", "role": "assistant", "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn", "stop_sequence": None,
+        "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out},
+    }
+
+
+def _error(provider: Provider, status: int, message: str,
+           headers: Mapping[str, str] | None = None) -> _Response:
+    kind = ERROR_TYPES.get(status, "api_error")
+    payload: dict[str, object]
+    if provider == "openai":
+        payload = {"error": {"message": message, "type": kind, "param": None, "code": None}}
+    else:
+        payload = {"type": "error", "error": {"type": kind, "message": message}}
+    return _Response(status, payload, headers or {})
+
+
+def _injected(provider: Provider, failure: _Failure) -> _Response:
+    headers = {} if failure.retry_after is None else {"Retry-After": failure.retry_after}
+    if isinstance(failure.body, Mapping):
+        return _Response(failure.status, failure.body, headers)
+    message = failure.body or f"injected HTTP {failure.status}"
+    return _error(provider, failure.status, message, headers)
+
+
+def _sent_key(request: FakeRequest) -> str | None:
+    headers = {name.lower(): value for name, value in request.headers.items()}
+    if request.provider == "anthropic":
+        return headers.get("x-api-key")
+    return headers.get("authorization", "").removeprefix("Bearer ") or None
+
+
+# -- HTTP plumbing ----------------------------------------------------------------------------
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    # Idle keep-alive connections must not hold up close().
+    block_on_close = False
+
+    def __init__(self, address: tuple[str, int], handler: type[BaseHTTPRequestHandler],
+                 provider: FakeProvider) -> None:
+        super().__init__(address, handler)
+        self.provider = provider
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def do_POST(self) -> None:
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        response = self.server.provider.answer(self.path, dict(self.headers.items()), raw)
+        body = json.dumps(response.payload).encode("utf-8")
+        try:
+            self.send_response(response.status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            for name, value in response.headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+        except (BrokenPipeError, ConnectionResetError):
+            # The client gave up (its timeout) while we stalled; nothing to tell it.
+            self.close_connection = True
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silence the per-request log lines."""
