@@ -133,6 +133,9 @@ async def _act(text: str, record: StepRecord, screen: Screen, executor: Executor
         return feedback.Note("answer", "Answer recorded.")
     note = await safe_execute(executor, action, screen)
     record.page_points = list(note.page_points)
+    escalation = guard.after(action, note.outcome, note.page_points)
+    if escalation:
+        note.text = f"{note.text} {escalation}"
     return note
 
 

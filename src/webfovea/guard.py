@@ -48,3 +48,7 @@ class Guard:
                            f"{limit} times per task; try something else.")
         self.used[budget_class] += 1
         return None
+
+    def after(self, action: Action, outcome: str, points: tuple[tuple[int, int], ...]) -> str:
+        """An extra sentence for the note once an action keeps having no effect ('' if none)."""
+        return ""

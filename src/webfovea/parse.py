@@ -184,22 +184,22 @@ class _Reader:
             if self.peek() == ")":
                 self.pos += 1
                 return out
+            if not self.peek():
+                raise _fail(f"`{spec.name}(` is never closed with `)`", spec)
             out.append(self.arg(spec))
             self.skip()
             if self.peek() == ",":
                 self.pos += 1
-            elif self.peek() != ")":
+            elif self.peek() not in (")", ""):
                 raise _fail(f"expected `,` or `)` after `{out[-1][0]}=...` in `{spec.name}`", spec)
 
     def arg(self, spec: ActionSpec) -> tuple[str, str]:
-        if not self.peek():
-            raise _fail(f"`{spec.name}(` is never closed with `)`", spec)
         name = _NAME_RE.match(self.text, self.pos)
         if name is None:
-            raise _fail(f"every argument of `{spec.name}` needs its name, as in `name='value'`", spec)
+            raise _fail(f"each argument of `{spec.name}` needs a name: `name='value'`", spec)
         self.pos = name.end()
         self.skip()
-        if self.peek() not in ("=", ":") or not self.peek():
+        if self.peek() not in ("=", ":"):
             raise _fail(f"expected `=` after the argument name `{_show(name.group())}`", spec)
         self.pos += 1
         self.skip()
@@ -207,7 +207,7 @@ class _Reader:
 
     def value(self, arg: str, spec: ActionSpec) -> str:
         quote = self.peek()
-        if quote in ("'", '"') and quote:
+        if quote in ("'", '"'):
             return self.quoted(quote, arg, spec)
         bare = _BARE_RE.match(self.text, self.pos)
         if bare is None:
@@ -219,18 +219,101 @@ class _Reader:
         self.pos += 1
         parts: list[str] = []
         while True:
-            self.pos = _end(_PLAIN_RE[quote], self.text, self.pos)
-            start = self.pos
-            parts.append(self.text[start - len(self.text[:start]) :][:0])  # keeps mypy quiet
-            if self.pos >= len(self.text) - 1 and self.peek() != quote:
-                raise _fail(f"the value of `{_show(arg)}` has no closing quote", spec)
-            if self.peek() == "\\":
+            plain_end = _end(_PLAIN_RE[quote], self.text, self.pos)
+            parts.append(self.text[self.pos : plain_end])
+            self.pos = plain_end
+            char = self.peek()
+            if char == "\\" and self.pos + 1 < len(self.text):
                 escaped = self.text[self.pos + 1]
-                parts.append(_ESCAPES.get(escaped, "\\" + escaped))
+                parts.append(_ESCAPES.get(escaped, "\\" + escaped))  # unknown ones are text: C:\Users
                 self.pos += 2
-            elif _CLOSE_RE.match(self.text, self.pos + 1):
+            elif char == quote:
                 self.pos += 1
-                return "".join(parts)
-            else:
+                if _CLOSE_RE.match(self.text, self.pos):
+                    return "".join(parts)
                 parts.append(quote)
-                self.pos += 1
+            else:  # the end of the reply
+                raise _fail(f"the value of `{_show(arg)}` has no closing quote", spec)
+
+
+def _lookup(name: str) -> ActionSpec:
+    spec = REGISTRY.get(name) or REGISTRY.get(name.lower())
+    if spec is None:
+        valid = ", ".join(REGISTRY)
+        raise _fail(f"unknown action `{_show(name)}`; the valid actions are {valid}")
+    return spec
+
+
+def _build(spec: ActionSpec, raw: Sequence[tuple[str, str]], stripped: list[str]) -> Action:
+    counts = Counter(name for name, _ in raw)
+    problems = [
+        (label, names)
+        for label, names in (
+            ("unknown argument", [n for n in counts if spec.arg(n) is None]),
+            ("repeated argument", [n for n, c in counts.items() if c > 1]),
+            ("missing argument", [n for n in spec.arg_names if n not in counts]),
+        )
+        if names
+    ]
+    if problems:
+        said = "; ".join(f"{label} {_names(names)}" for label, names in problems)
+        raise _fail(f"`{spec.name}` got {said}", spec)
+    values = dict(raw)
+    args = {a.name: _convert(a, values[a.name], spec, stripped) for a in spec.args}
+    return Action(spec.name, args)
+
+
+def _names(names: Sequence[str]) -> str:
+    shown = ", ".join(f"`{_show(n)}`" for n in names[:5])
+    return shown if len(names) <= 5 else f"{shown} and {len(names) - 5} more"
+
+
+def _convert(arg: ArgSpec, value: str, spec: ActionSpec, stripped: list[str]) -> ArgValue:
+    if arg.kind == "point":
+        return _point(value, arg, spec)
+    if arg.kind == "direction":
+        return _direction(value, spec)
+    text = _scrub(value, _ANY_TOKEN_RE, stripped)
+    return _key(text, spec) if arg.kind == "key" else text
+
+
+def _point(value: str, arg: ArgSpec, spec: ActionSpec) -> Point:
+    """'(x,y)', '[x, y]', '<|box_start|>(x,y)<|box_end|>'; a box '(x1,y1,x2,y2)' is its centre."""
+    body = value.strip().removeprefix(_BOX_START).removesuffix(_BOX_END).strip()
+    body = body[1:] if body.startswith(("(", "[")) else body
+    body = body[:-1] if body.endswith((")", "]")) else body
+    parts = [p.strip() for p in body.split(",", 4)]
+    if len(parts) not in (2, 4) or not all(_NUM_RE.fullmatch(p) for p in parts):
+        raise _fail(f"`{arg.name}` must be a point like '(x,y)', not `{_show(value)}`", spec)
+    nums = [float(p) for p in parts]
+    if any(n < 0 for n in nums):
+        raise _fail(f"`{arg.name}` has a negative coordinate in `{_show(value)}`; "
+                    "points are pixels from the top-left corner, 0 or more", spec)
+    x, y = (nums[0], nums[1]) if len(nums) == 2 else _centre(nums)
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise _fail(f"`{arg.name}` has a coordinate too large to be a pixel", spec)
+    return Point(x + 0.0, y + 0.0)  # + 0.0 turns a written -0 into 0.0
+
+
+def _centre(box: Sequence[float]) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _direction(value: str, spec: ActionSpec) -> str:
+    direction = value.strip().lower()
+    if direction not in DIRECTIONS:
+        allowed = ", ".join(DIRECTIONS)
+        raise _fail(f"direction must be one of {allowed}, not `{_show(value)}`", spec)
+    return direction
+
+
+def _key(value: str, spec: ActionSpec) -> str:
+    """'Ctrl+A' / 'ctrl  a' → 'ctrl a'; 'ctrl++' is ctrl and the plus key."""
+    text = value.strip().lower()
+    plus = text == "+" or text.endswith("++")
+    names = [n for n in _KEY_SPLIT_RE.split(text[:-1] if plus else text) if n]
+    if plus:
+        names.append("+")
+    if not names:
+        raise _fail("the key is empty", spec)
+    return " ".join(names)

@@ -17,7 +17,7 @@ from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 
-from .. import feedback
+from .. import faults, feedback
 from ..actions import REGISTRY, Action
 from ..config import AgentConfig, Size
 from ..geometry import ModelSpace, OutsideImage, model_space, to_page
@@ -72,6 +72,8 @@ class Executor:
             to_page(action.point(spec.name), space=space, page=screen.page)
             for spec in action.spec.args if spec.kind == "point"
         )
+        if faults.active("coords_3_4"):  # test-only: the paper's downsampling bug
+            points = tuple((round(x * 0.75), round(y * 0.75)) for x, y in points)
         return Mapped(action, points, space, screen.page)
 
     async def execute(self, action: Action, screen: Screen) -> feedback.Note:
@@ -158,9 +160,9 @@ class Executor:
         for i, line in enumerate(lines):
             if line:
                 await keyboard.type(line)
-            if i < len(lines) - 1:
+            if i < len(lines) - 1 and not faults.active("no_enter"):
                 await keyboard.press("Enter")
-        return len(lines) > 1
+        return len(lines) > 1 and not faults.active("no_enter")
 
     async def _do_type(self, m: Mapped, hit: Hit | None) -> Effect:
         entered = await self._type_text(m.action.text("content"))
@@ -179,7 +181,7 @@ class Executor:
         await page.keyboard.type(text)
         value = await hit.frame.evaluate(js("active_value"))
         facts = [_readback_fact(text, value)]
-        if enter:
+        if enter and not faults.active("no_enter"):
             await page.keyboard.press("Enter")
             facts.append("pressed Enter")
         return Effect(facts=facts, checked=True,

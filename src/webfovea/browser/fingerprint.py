@@ -8,6 +8,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
 
+from .. import faults
 from .scripts import js
 from .session import Tabs
 
@@ -46,7 +47,8 @@ async def take(tabs: Tabs, *, point: tuple[float, float] | None = None,
     page = tabs.page
     main = await _frame_print(page.main_frame, point) or {}
     frames = []
-    for frame in page.frames[1:]:
+    child_frames = [] if faults.active("no_frame_fingerprint") else page.frames[1:]
+    for frame in child_frames:
         local = (frame_point[1], frame_point[2]) if frame_point and frame_point[0] is frame else None
         data = await _frame_print(frame, local)
         if data is not None:

@@ -129,11 +129,7 @@ async def call_with_retry(attempt: Callable[[float], Awaitable[T]], *, endpoint:
     last = ModelError(f"{endpoint.label()}: no time left for a call", retryable=True)
     for index in range(policy.max_attempts):
         if index:
-            wait = last.retry_after if last.retry_after is not None else policy.backoff(index - 1)
-            if time.monotonic() + wait >= deadline:
-                raise _gave_up(last, index, start, f"waiting {wait:.1f} s more would pass "
-                               "the deadline")
-            await asyncio.sleep(wait)
+            await asyncio.sleep(_wait_before_retry(last, policy, index, start, deadline))
             usage.retries += 1
         seconds = min(deadline - time.monotonic(), call_timeout)
         if seconds <= 0:
@@ -148,6 +144,19 @@ async def call_with_retry(attempt: Callable[[float], Awaitable[T]], *, endpoint:
                 raise
             last = error
     raise _gave_up(last, policy.max_attempts, start, "retry limit reached")
+
+
+def _wait_before_retry(last: ModelError, policy: RetryPolicy, index: int, start: float,
+                       deadline: float) -> float:
+    """Seconds to wait before attempt ``index + 1``: the provider's Retry-After, else
+    backoff; raises instead when the wait would end past the deadline."""
+    wait = last.retry_after if last.retry_after is not None else policy.backoff(index - 1)
+    now = time.monotonic()
+    if now >= deadline:
+        raise _gave_up(last, index, start, "deadline reached")
+    if now + wait >= deadline:
+        raise _gave_up(last, index, start, f"waiting {wait:.1f} s more would pass the deadline")
+    return wait
 
 
 def _gave_up(last: ModelError, attempts: int, start: float, reason: str) -> ModelError:
