@@ -43,6 +43,7 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     tabs: Tabs | None = None
     try:
         tabs = await session.new_tabs()
+        await guard.install(tabs, task.url)
         await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
         await _loop(task, model, tabs, config, guard, writer, result)
     except WebfoveaError as e:

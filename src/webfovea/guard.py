@@ -9,10 +9,14 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .actions import Action
 from .config import AgentConfig
 from .errors import TaskStatus
+
+if TYPE_CHECKING:
+    from .browser.session import Tabs
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,9 @@ class Guard:
                            f"{limit} times per task; try something else.")
         self.used[budget_class] += 1
         return None
+
+    async def install(self, tabs: Tabs, entry_url: str) -> None:
+        """Set up the browser-side guardrails (domain lock) on a task's context."""
 
     def after(self, action: Action, outcome: str, points: tuple[tuple[int, int], ...]) -> str:
         """An extra sentence for the note once an action keeps having no effect ('' if none)."""

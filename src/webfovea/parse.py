@@ -81,9 +81,7 @@ def parse_reply(text: str) -> ParsedReply:
     thought = _thought(clean, marker.start(), stripped)
     spec, raw, end = _Reader(clean, marker.end()).call()
     action = _build(spec, raw, stripped)
-    rest = clean[end:]
-    if rest.strip(" \t\r\n;`"):  # a trailing `;` or closing fence is a slip, not junk
-        stripped.append(rest.strip())
+    _discard(clean[end:], stripped)
     return ParsedReply(thought=thought, action=action, stripped=tuple(stripped))
 
 
@@ -112,6 +110,12 @@ def _scrub(text: str, pattern: re.Pattern[str], stripped: list[str]) -> str:
     raise _fail("the reply is full of nested chat-template tokens such as `<|eot_id|>`")
 
 
+def _discard(text: str, stripped: list[str]) -> None:
+    # A code fence or a trailing `;` around the action is a formatting slip, not junk.
+    if text.strip(" \t\r\n;`"):
+        stripped.append(text.strip())
+
+
 def _drop_reasoning(text: str, stripped: list[str]) -> str:
     head, sep, tail = text.rpartition(_THINK_END)
     if not sep or _ACTION_RE.search(tail) is None:
@@ -137,9 +141,7 @@ def _thought(text: str, action_start: int, stripped: list[str]) -> str:
     if marker is None:
         body = text[:action_start]
     else:
-        preamble = text[: marker.start()].strip()
-        if preamble:
-            stripped.append(preamble)
+        _discard(text[: marker.start()], stripped)
         body = text[marker.end() : action_start]
     return _scrub(body, _ANY_TOKEN_RE, stripped).strip()
 
@@ -225,7 +227,8 @@ class _Reader:
             char = self.peek()
             if char == "\\" and self.pos + 1 < len(self.text):
                 escaped = self.text[self.pos + 1]
-                parts.append(_ESCAPES.get(escaped, "\\" + escaped))  # unknown ones are text: C:\Users
+                # An unknown escape is text: `C:\Users` stays as written.
+                parts.append(_ESCAPES.get(escaped, "\\" + escaped))
                 self.pos += 2
             elif char == quote:
                 self.pos += 1
@@ -246,17 +249,12 @@ def _lookup(name: str) -> ActionSpec:
 
 def _build(spec: ActionSpec, raw: Sequence[tuple[str, str]], stripped: list[str]) -> Action:
     counts = Counter(name for name, _ in raw)
-    problems = [
-        (label, names)
-        for label, names in (
-            ("unknown argument", [n for n in counts if spec.arg(n) is None]),
-            ("repeated argument", [n for n, c in counts.items() if c > 1]),
-            ("missing argument", [n for n in spec.arg_names if n not in counts]),
-        )
-        if names
-    ]
-    if problems:
-        said = "; ".join(f"{label} {_names(names)}" for label, names in problems)
+    unknown = [n for n in counts if spec.arg(n) is None]
+    repeated = [n for n, c in counts.items() if c > 1]
+    missing = [n for n in spec.arg_names if n not in counts]
+    labelled = (("unknown", unknown), ("repeated", repeated), ("missing", missing))
+    said = "; ".join(f"{label} argument {_names(names)}" for label, names in labelled if names)
+    if said:
         raise _fail(f"`{spec.name}` got {said}", spec)
     values = dict(raw)
     args = {a.name: _convert(a, values[a.name], spec, stripped) for a in spec.args}

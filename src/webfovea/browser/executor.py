@@ -233,8 +233,10 @@ def _readback_fact(typed: str, value: dict[str, Any] | None) -> str:
 
 
 def _normalise(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return " ".join(re.sub(r"[^\w\s]", " ", text).split())
+    """Case, accents, punctuation and spacing folded away: 'COTE D'IVOIRE' ~ 'Côte d'Ivoire'."""
+    decomposed = unicodedata.normalize("NFKD", text).casefold()
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^\w\s]", " ", bare).split())
 
 
 def match_option(options: list[str], wanted: str) -> tuple[int | None, str]:

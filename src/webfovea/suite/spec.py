@@ -151,8 +151,8 @@ class ReadText:
 
 Step = Union[Click, Hover, Select, Fill, FindText, Wait, Read, ReadText]
 
-AnswerOp = Literal["value", "sum", "difference", "ratio", "max_label", "min_label", "trend",
-                   "count"]
+AnswerOp = Literal["text", "number", "sum", "difference", "ratio", "max_label", "min_label",
+                   "trend", "count"]
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import io
 import json
 import math
@@ -54,6 +55,7 @@ class FakeRequest:
 
     ``received_sizes`` are the images' sizes on the wire; the images in ``turns``
     are what the policy sees (resized when ``resize_images_to`` applies).
+    ``headers`` has lower-case names.
     """
 
     provider: Provider
@@ -68,6 +70,13 @@ class FakeRequest:
     def images(self) -> list[Image.Image]:
         """Every image of every turn, in order."""
         return [image for turn in self.turns for image in turn.images]
+
+    @property
+    def api_key(self) -> str | None:
+        """The key the client sent: ``x-api-key`` or an ``Authorization: Bearer`` token
+        (the Anthropic SDK 2.x sends the latter)."""
+        bearer = self.headers.get("authorization", "").removeprefix("Bearer ")
+        return self.headers.get("x-api-key") or bearer or None
 
 
 Policy = Callable[[FakeRequest], str]
@@ -111,6 +120,7 @@ class FakeProvider:
     ``models``: when given, other model names get HTTP 404 like a real server.
     ``api_key``: when given, requests carrying another key get HTTP 401.
     ``delay_seconds``: every reply waits this long (settable while running).
+    The policy runs on the server's handler threads, possibly several at once.
     A policy that raises is answered with HTTP 400 carrying the exception text,
     so the failure surfaces at once instead of being retried.
     """
@@ -130,14 +140,14 @@ class FakeProvider:
         self._closing = threading.Event()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
-        self._counter = 0
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     def start(self) -> FakeProvider:
         self._server = _Server(("127.0.0.1", 0), _Handler, self)
-        self._thread = threading.Thread(target=self._server.serve_forever, name="fake-provider",
-                                        daemon=True)
+        # A short poll interval keeps close() quick (shutdown waits for one poll).
+        serve = functools.partial(self._server.serve_forever, poll_interval=0.05)
+        self._thread = threading.Thread(target=serve, name="fake-provider", daemon=True)
         self._thread.start()
         return self
 
@@ -200,7 +210,7 @@ class FakeProvider:
 
     # -- answering ---------------------------------------------------------------------------
 
-    def answer(self, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
+    def _answer(self, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
         """The response to one POST (called on the server's handler threads)."""
         provider = ROUTES.get(path.split("?", 1)[0])
         if provider is None:
@@ -211,8 +221,7 @@ class FakeProvider:
             return _error(provider, 400, str(error))
         with self._lock:
             self._requests.append(request)
-            self._counter += 1
-            number = self._counter
+            number = len(self._requests)
             stall = self._stalls.popleft() if self._stalls else self.delay_seconds
             failure = self._failures.popleft() if self._failures else None
         self._closing.wait(stall)
@@ -221,7 +230,7 @@ class FakeProvider:
     def _checked(self, request: FakeRequest, failure: _Failure | None) -> _Response | None:
         if failure is not None:
             return _injected(request.provider, failure)
-        if self.api_key is not None and _sent_key(request) != self.api_key:
+        if self.api_key is not None and request.api_key != self.api_key:
             return _error(request.provider, 401, "invalid x-api-key / bearer token")
         if self.models is not None and request.model not in self.models:
             return _error(request.provider, 404, f"The model `{request.model}` does not exist")
@@ -262,7 +271,7 @@ def decode_request(provider: Provider, body: Any, headers: Mapping[str, str],
     max_tokens = body.get("max_completion_tokens") or body.get("max_tokens")
     return FakeRequest(provider, body["model"], "\n".join(system_parts), tuple(turns),
                        max_tokens if isinstance(max_tokens, int) else None, tuple(sizes),
-                       dict(headers))
+                       {name.lower(): value for name, value in headers.items()})
 
 
 def _system_parts(system: object) -> list[str]:
@@ -391,13 +400,6 @@ def _injected(provider: Provider, failure: _Failure) -> _Response:
     return _error(provider, failure.status, message, headers)
 
 
-def _sent_key(request: FakeRequest) -> str | None:
-    headers = {name.lower(): value for name, value in request.headers.items()}
-    if request.provider == "anthropic":
-        return headers.get("x-api-key")
-    return headers.get("authorization", "").removeprefix("Bearer ") or None
-
-
 # -- HTTP plumbing ----------------------------------------------------------------------------
 
 
@@ -418,7 +420,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        response = self.server.provider.answer(self.path, dict(self.headers.items()), raw)
+        response = self.server.provider._answer(self.path, dict(self.headers.items()), raw)
         body = json.dumps(response.payload).encode("utf-8")
         try:
             self.send_response(response.status)
