@@ -19,7 +19,8 @@ TOKEN_SHAPE = re.compile(r"<[|\uff5c][\w\u2581.:-]{1,64}[|\uff5c]>|</s>|<end_of_
 CHAT_TOKENS = (
     "<|eot_id|>", "<|im_end|>", "<|im_start|>", "<|end_of_turn|>", "<|endoftext|>", "<|end|>",
     "</s>", "<end_of_turn>", "<|start_header_id|>assistant<|end_header_id|>",
-    "<|reserved_special_token_7|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
+    "<|reserved_special_token_7|>", "<start_of_turn>", "<|python_tag|>",
+    "<\uff5cend\u2581of\u2581sentence\uff5c>",
 )
 SAMPLE: dict[str, tuple[str, ArgValue]] = {
     "point": ("'(12,34)'", Point(12.0, 34.0)),
@@ -88,6 +89,19 @@ def test_chat_tokens_never_reach_a_text_argument(token: str, template: str) -> N
     assert parsed.action == Action("type", {"content": "foo"})
     assert token in parsed.stripped
     assert not TOKEN_SHAPE.search(parsed.thought)
+
+
+def test_a_new_turn_opened_by_the_model_is_stripped_with_its_role() -> None:
+    reply = (
+        "Thought: t\nAction: type(content='foo')<|im_end|>\n<|im_start|>user\nsays\n"
+        "<start_of_turn>model\n<|start_header_id|>assistant<|end_header_id|>"
+    )
+    parsed = parse_reply(reply)
+    assert parsed.action == Action("type", {"content": "foo"})
+    assert parsed.stripped == (
+        "<|im_end|>", "<|im_start|>user", "<start_of_turn>model",
+        "<|start_header_id|>assistant<|end_header_id|>", "says",
+    )
 
 
 def test_tokens_are_stripped_from_every_text_kind() -> None:
@@ -208,6 +222,7 @@ def test_an_unknown_action_lists_every_valid_name() -> None:
         ("Action: click(start_box)", "expected `=`"),
         ("Action: click(start_box='(1,1)'", "never closed"),
         ("Action: type(content='abc", "no closing quote"),
+        ("Action: type(content='abc\\", "no closing quote"),
         ("Action: click", "needs its arguments in parentheses"),
     ],
 )
@@ -403,7 +418,9 @@ def value_strategy(arg: ArgSpec) -> st.SearchStrategy[ArgValue]:
     if arg.kind == "key":
         keys = st.sampled_from(["ctrl", "shift", "alt", "a", "enter", "f5", "pagedown"])
         return st.lists(keys, min_size=1, max_size=3).map(" ".join)
-    return st.text(st.characters(blacklist_characters="<"))  # "<" could start a token
+    # The characters that matter to the tokenizer, often; "<" could start a token.
+    tricky = st.sampled_from(list("a '\"\\\n\t,()=:[]"))
+    return st.text(tricky | st.characters(blacklist_characters="<"))
 
 
 @st.composite
@@ -427,5 +444,26 @@ def test_a_corrupted_valid_reply_still_gives_a_valid_action_or_a_parse_error(
     reply = f"Thought: go\nAction: {action.source()}"
     cut = where % (len(reply) + 1)
     parsed = parse_or_error(reply[:cut] + fragment + reply[cut:])
+    if parsed is not None:
+        assert_valid(parsed)
+
+
+@settings(max_examples=300)
+@given(actions(), st.sampled_from([*CHAT_TOKENS, "<|box_start|>", "<|box_end|>"]), st.integers())
+def test_a_chat_token_inserted_anywhere_never_reaches_an_argument(
+    action: Action, token: str, where: int
+) -> None:
+    reply = f"Thought: go\nAction: {action.source()}"
+    cut = where % (len(reply) + 1)
+    parsed = parse_or_error(reply[:cut] + token + reply[cut:])
+    if parsed is not None:
+        assert_valid(parsed)
+
+
+@settings(max_examples=300)
+@given(actions(), st.integers())
+def test_a_truncated_reply_gives_a_valid_action_or_a_parse_error(action: Action, where: int) -> None:
+    reply = f"Thought: go\nAction: {action.source()}"
+    parsed = parse_or_error(reply[: where % (len(reply) + 1)])
     if parsed is not None:
         assert_valid(parsed)

@@ -68,10 +68,10 @@ async def _run_one(task: Task, ns: argparse.Namespace, out: Path) -> ResultRecor
     if not ns.model:
         raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
                           "scripted:<file>), or set WEBFOVEA_MODEL")
-    config = agent_config(ns)
+    config, browser = agent_config(ns), browser_config(ns)  # validate flags before anything runs
     model = load_model(ns.model, base_url=ns.base_url)
     try:
-        async with BrowserSession(browser_config(ns)) as session:
+        async with BrowserSession(browser) as session:
             return await run_task(task, model=model, session=session, config=config, out=out)
     finally:
         await model.aclose()

@@ -34,8 +34,8 @@ _BAR = "[|\uff5c]"  # DeepSeek's tokens use the full-width bar: <｜end▁of▁s
 # kept here: inside a point they are a wrapper the point reader understands.
 _TOKEN_RE = re.compile(
     r"<\|start_header_id\|>[^<>|\n]{0,32}<\|end_header_id\|>"
-    r"|<\|im_start\|>(?:system|user|assistant|tool)?\b"
-    r"|<start_of_turn>(?:user|model)?\b|<end_of_turn>|</s>"
+    r"|<\|im_start\|>(?:(?:system|user|assistant|tool)\b)?"
+    r"|<start_of_turn>(?:(?:user|model)\b)?|<end_of_turn>|</s>"
     rf"|<{_BAR}(?!box_(?:start|end){_BAR}>)[\w\u2581.:-]{{1,64}}{_BAR}>"
 )
 # In free text (thought, text arguments) the box markers are template tokens like any other.
@@ -225,7 +225,7 @@ class _Reader:
             parts.append(self.text[self.pos : plain_end])
             self.pos = plain_end
             char = self.peek()
-            if char == "\\" and self.pos + 1 < len(self.text):
+            if char == "\\":
                 escaped = self.text[self.pos + 1]
                 # An unknown escape is text: `C:\Users` stays as written.
                 parts.append(_ESCAPES.get(escaped, "\\" + escaped))

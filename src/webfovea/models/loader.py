@@ -29,6 +29,7 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
 
 
 def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: float) -> Model:
+    # The SDKs load lazily: importing both costs ~3 s, which scripted and oracle runs skip.
     if kind == "openai":
         from webfovea.models.openai_compat import OpenAICompatModel
 

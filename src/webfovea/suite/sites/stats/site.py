@@ -27,10 +27,10 @@ class StatsSite(Site):
 
     # -- pages -------------------------------------------------------------------------
 
-    def _shell(self, name: str, title: str, **values: object) -> Response:
+    def _shell(self, name: str, heading: str, **values: object) -> Response:
         body = render(f"stats/{name}.html", header=render("stats/header.html"),
                       footer=render("stats/footer.html"), **values)
-        return self.page(f"{title} · {self.title}", body, scripts=("stats.js",))
+        return self.page(f"{heading} · {self.title}", body, scripts=("stats.js",))
 
     def home(self, req: Request) -> Response:
         items = join(tag("li", tag("a", f"{t.code} · {t.title}", href=f"/table/{t.code}",

@@ -1,0 +1,5 @@
+"""``python -m webfovea`` is the ``webfovea`` command."""
+
+from webfovea.cli import main
+
+main()

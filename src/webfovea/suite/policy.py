@@ -1,0 +1,137 @@
+"""Following a task's plan from reported layouts: the decision core of the oracle.
+
+:class:`PlanRunner` sees what a model sees plus the page's own layout report: it
+never reads the site's data. Each call to :meth:`PlanRunner.next_move` takes the
+latest composed layout and returns one :class:`Move` in top-level viewport CSS
+pixels; the caller converts the point to the image space it answers in and
+phrases the move as a reply (``click(start_box='(x,y)')`` …), or, in tests,
+performs it with Playwright. Results of ``read_text`` come back through
+:meth:`PlanRunner.note`, as a model reads them from the feedback note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .layout import Element, Layout
+from .plan import Capture, capture, compute
+from .spec import Click, Fill, FindText, Hover, Read, ReadText, Select, Step, SuiteTask, Wait
+from .web import SuiteError
+
+MoveKind = Literal["click", "hover", "select", "fill", "scroll", "find_text", "read_text",
+                   "wait", "finished"]
+
+
+class PlanStuck(SuiteError):
+    """A plan step did not take effect within its move budget (the page did not react)."""
+
+
+@dataclass(frozen=True)
+class Move:
+    kind: MoveKind
+    point: tuple[float, float] | None = None  # top-level viewport CSS pixels
+    text: str = ""  # select: option; fill: content; find_text/read_text: text; finished: answer
+    direction: Literal["up", "down"] | None = None
+    thought: str = ""
+
+
+class PlanRunner:
+    """Walks one task's plan; keep one per task attempt."""
+
+    def __init__(self, task: SuiteTask, *, max_moves_per_step: int = 15) -> None:
+        self.task = task
+        self.cursor = 0
+        self.captures: dict[str, Capture] = {}
+        self.max_moves = max_moves_per_step
+        self._moves_on_step = 0
+        self._pending: ReadText | None = None
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self.task.plan.steps
+
+    def note(self, text: str) -> None:
+        """Feed the text a ``read_text`` move returned (the step's feedback note)."""
+        step = self._pending
+        if step is None:
+            return
+        self._pending = None
+        got = capture(text, step.pattern, step.into)
+        if got is None:
+            raise PlanStuck(f"read_text({step.label!r}) returned no match for {step.pattern!r}")
+        self.captures[step.into] = got
+
+    def next_move(self, layout: Layout) -> Move:
+        while self.cursor < len(self.steps):
+            step = self.steps[self.cursor]
+            move = self._move_for(step, layout)
+            if move is None:
+                self.cursor += 1
+                self._moves_on_step = 0
+                continue
+            self._moves_on_step += 1
+            if self._moves_on_step > self.max_moves:
+                raise PlanStuck(f"{self.task.id}: step {self.cursor + 1} {step} not done after "
+                                f"{self.max_moves} moves")
+            return move
+        answer = compute(self.task.plan.answer, self.captures)
+        return Move("finished", text=answer, thought="All plan steps done; answering from the "
+                    "values read on the page.")
+
+    def _thought(self, what: str) -> str:
+        return f"Step {self.cursor + 1} of {len(self.steps)}: {what}."
+
+    def _move_for(self, step: Step, layout: Layout) -> Move | None:
+        if isinstance(step, Read):
+            return self._read(step, layout)
+        if isinstance(step, ReadText):
+            if step.into in self.captures:
+                return None
+            self._pending = step
+            return Move("read_text", text=step.label, thought=self._thought(
+                f"read the text next to '{step.label}'"))
+        if layout.holds(step.until):
+            return None
+        if isinstance(step, FindText):
+            return Move("find_text", text=step.text, thought=self._thought(
+                f"bring '{step.text}' into view"))
+        if isinstance(step, Wait):
+            return Move("wait", thought=self._thought("wait for the page to change"))
+        return self._act(step, layout)
+
+    def _read(self, step: Read, layout: Layout) -> Move | None:
+        el = layout.get(step.target)
+        if el is None or not el.in_view:
+            return self._reveal(el, layout, step.target)
+        got = capture(el.text, step.pattern, step.into)
+        if got is None:
+            raise PlanStuck(f"{self.task.id}: {step.target} shows {el.text!r}, which does not "
+                            f"match {step.pattern!r}")
+        self.captures[step.into] = got
+        return None
+
+    def _act(self, step: Click | Hover | Select | Fill, layout: Layout) -> Move:
+        el = layout.get(step.target)
+        if el is None or not el.in_view or el.hit is False:
+            return self._reveal(el, layout, step.target)
+        point = el.centre
+        if isinstance(step, Select):
+            return Move("select", point, step.option, thought=self._thought(
+                f"choose '{step.option}' in the dropdown"))
+        if isinstance(step, Fill):
+            content = step.text + ("\n" if step.submit else "")
+            return Move("fill", point, content, thought=self._thought(
+                f"type '{step.text}'" + (" and press Enter" if step.submit else "")))
+        kind: MoveKind = "hover" if isinstance(step, Hover) else "click"
+        return Move(kind, point, thought=self._thought(f"{kind} on {step.target}"))
+
+    def _reveal(self, el: Element | None, layout: Layout, target: str) -> Move:
+        """Scroll toward an element outside the viewport, or wait for one not shown yet."""
+        middle = (layout.viewport_w / 2, layout.viewport_h / 2)
+        if el is None or not el.visible:
+            return Move("wait", thought=self._thought(f"wait for {target} to appear"))
+        centre_y = el.centre[1]
+        direction: Literal["up", "down"] = "down" if centre_y > layout.viewport_h / 2 else "up"
+        return Move("scroll", middle, direction=direction, thought=self._thought(
+            f"scroll {direction} to bring {target} into view"))

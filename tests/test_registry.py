@@ -1,0 +1,24 @@
+"""One registry: prompt, parser and executor can never disagree about the action set."""
+
+from __future__ import annotations
+
+from webfovea.actions import REGISTRY
+from webfovea.browser.executor import Executor
+from webfovea.prompt import system_text
+
+
+def test_every_registered_action_is_executable_and_nothing_else() -> None:
+    assert Executor.handled_actions() == set(REGISTRY)
+
+
+def test_the_prompt_describes_exactly_the_registry() -> None:
+    text = system_text()
+    for spec in REGISTRY.values():
+        assert spec.signature in text
+    described = {line.split("(")[0] for line in text.split("Actions:\n")[1].split("\n\n")[0]
+                 .splitlines()}
+    assert described == set(REGISTRY)
+
+
+def test_there_is_no_way_to_open_a_url_or_run_javascript() -> None:
+    assert not {"goto", "open_url", "navigate", "evaluate", "execute_js"} & set(REGISTRY)
