@@ -462,7 +462,9 @@ def test_a_chat_token_inserted_anywhere_never_reaches_an_argument(
 
 @settings(max_examples=300)
 @given(actions(), st.integers())
-def test_a_truncated_reply_gives_a_valid_action_or_a_parse_error(action: Action, where: int) -> None:
+def test_a_truncated_reply_gives_a_valid_action_or_a_parse_error(
+    action: Action, where: int
+) -> None:
     reply = f"Thought: go\nAction: {action.source()}"
     parsed = parse_or_error(reply[: where % (len(reply) + 1)])
     if parsed is not None:

@@ -34,7 +34,7 @@ def _colour_centre(image: Image.Image, rgb: tuple[int, int, int]) -> tuple[int, 
     """Where a solid colour is in the image the model saw: a 'vision model' in a few lines."""
     bands = image.convert("RGB").split()
     masks = [b.point(lambda v, want=want: 255 if abs(v - want) < 40 else 0)
-             for b, want in zip(bands, rgb)]
+             for b, want in zip(bands, rgb, strict=True)]
     mask = ImageChops.multiply(ImageChops.multiply(masks[0], masks[1]), masks[2])
     box = mask.getbbox()
     assert box is not None, f"colour {rgb} not visible in the image"
@@ -72,7 +72,7 @@ async def test_full_size_images_miss_when_the_provider_resizes(
         browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
     """Why the cap exists: the paper's bug, every click at 3/4 of its target."""
     config = AgentConfig(max_steps=6, image_cap=None)
-    result, steps, fp = await _run(browser, tmp_path, pages.url("roundtrip/targets.html"),
+    _, steps, fp = await _run(browser, tmp_path, pages.url("roundtrip/targets.html"),
                                    _colour_clicker([RED, BLUE, GREEN]), config=config)
     assert fp.requests[0].received_sizes == ((1920, 1080),)
     assert [s.outcome for s in steps[:3]] == ["no_change"] * 3

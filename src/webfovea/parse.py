@@ -225,7 +225,7 @@ class _Reader:
             parts.append(self.text[self.pos : plain_end])
             self.pos = plain_end
             char = self.peek()
-            if char == "\\":
+            if char == "\\" and self.pos + 1 < len(self.text):
                 escaped = self.text[self.pos + 1]
                 # An unknown escape is text: `C:\Users` stays as written.
                 parts.append(_ESCAPES.get(escaped, "\\" + escaped))

@@ -46,7 +46,7 @@ async def find_text(page: Page, text: str, state: FindState) -> Observation:
     state.index = (state.index + 1) % total if state.query == text else 0
     state.query = text
     local = state.index
-    for frame, count in zip(frames, counts):
+    for frame, count in zip(frames, counts, strict=True):
         if local < count:
             element = await frame.frame_element() if frame.parent_frame else None
             if element is not None:

@@ -9,4 +9,4 @@ from importlib import resources
 @cache
 def js(name: str) -> str:
     """Source of ``browser/js/<name>.js``: a single function expression for ``evaluate``."""
-    return resources.files("webfovea.browser").joinpath("js", f"{name}.js").read_text("utf-8")
+    return resources.files("webfovea.browser").joinpath("js").joinpath(f"{name}.js").read_text("utf-8")

@@ -8,6 +8,7 @@ and reported) and in-flight requests (for settling).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
 
@@ -80,10 +81,8 @@ class BrowserSession:
 
     async def close(self) -> None:
         if self._browser is not None:
-            try:
+            with contextlib.suppress(PlaywrightError):  # a crashed browser is already gone
                 await self._browser.close()
-            except PlaywrightError:
-                pass  # already gone: closing a crashed browser is the point
             self._browser = None
         if self._pw is not None:
             await self._pw.stop()
@@ -126,10 +125,16 @@ class Tabs:
 
     def _watch(self, page: Page) -> None:
         page.on("dialog", self._on_dialog)
-        page.on("request", lambda r: self.inflight.__setitem__(r, time.monotonic()))
-        page.on("requestfinished", lambda r: self.inflight.pop(r, None))
-        page.on("requestfailed", lambda r: self.inflight.pop(r, None))
+        page.on("request", self._request_started)
+        page.on("requestfinished", self._request_ended)
+        page.on("requestfailed", self._request_ended)
         page.on("close", self._on_close)
+
+    def _request_started(self, request: Request) -> None:
+        self.inflight[request] = time.monotonic()
+
+    def _request_ended(self, request: Request) -> None:
+        self.inflight.pop(request, None)
 
     def _on_new_page(self, page: Page) -> None:
         self._watch(page)
@@ -145,10 +150,8 @@ class Tabs:
 
     async def _on_dialog(self, dialog: Dialog) -> None:
         self.events.append(PageEvent("dialog", f"{dialog.type} \"{dialog.message[:200]}\""))
-        try:
+        with contextlib.suppress(PlaywrightError):  # the page may have navigated away already
             await dialog.accept()
-        except PlaywrightError:
-            pass  # the page may have navigated away already
 
     def drain_events(self) -> list[PageEvent]:
         events, self.events = self.events, []
@@ -170,10 +173,8 @@ class Tabs:
         await settle(self, cap=timeout)
 
     async def close(self) -> None:
-        try:
+        with contextlib.suppress(PlaywrightError):  # after a crash the context is gone anyway
             await self.context.close()
-        except PlaywrightError:
-            pass  # the browser may have crashed; the context is gone with it
 
 
 async def settle(tabs: Tabs, *, cap: float, quiet_ms: int = 250) -> bool:

@@ -8,5 +8,6 @@ from webfovea.testing.fake_provider import (
     ScriptedPolicy,
     fit_within,
 )
+from webfovea.testing.local_server import LocalServer
 
-__all__ = ["FakeProvider", "FakeRequest", "FakeTurn", "Policy", "ScriptedPolicy", "fit_within"]
+__all__ = ["FakeProvider", "FakeRequest", "FakeTurn", "LocalServer", "Policy", "ScriptedPolicy", "fit_within"]
