@@ -161,7 +161,8 @@ class Action:
 
 
 def _num(v: float) -> str:
-    return str(int(v)) if float(v).is_integer() else f"{v:g}"
+    """A coordinate without exponent notation, which the parser does not read."""
+    return str(int(v)) if float(v).is_integer() else f"{v:.6f}".rstrip("0").rstrip(".")
 
 
 def action_space_text() -> str:

@@ -56,14 +56,15 @@ def replay(run_dir: Path, *, parse: ParseFn = parse_reply) -> ReplayReport:
     for task in run.tasks:
         for record in task.steps:
             steps += 1
-            change = _compare(task.id, record, parse)
+            change = compare_step(task.id, record, parse)
             if change is not None:
                 changes.append(change)
     return ReplayReport(parser=getattr(parse, "__name__", repr(parse)), tasks=len(run.tasks),
                         steps=steps, changes=changes)
 
 
-def _compare(task: str, record: StepRecord, parse: ParseFn) -> ReplayChange | None:
+def compare_step(task: str, record: StepRecord, parse: ParseFn) -> ReplayChange | None:
+    """How ``parse`` reads the step's reply differently from the run, or None if alike."""
     try:
         parsed = parse(record.raw_reply)
     except ParseError as e:

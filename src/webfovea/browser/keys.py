@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 _ALIASES = {
     "ctrl": "Control", "control": "Control", "cmd": "Meta", "command": "Meta", "meta": "Meta",
     "win": "Meta", "super": "Meta", "alt": "Alt", "option": "Alt", "shift": "Shift",
@@ -15,8 +17,11 @@ _ALIASES = {
 
 
 def key_parts(key: str) -> list[str]:
-    """'ctrl a' / 'Ctrl+A' → ['ctrl', 'a'] (lower case, order kept)."""
-    return [p for p in key.replace("+", " ").lower().split() if p]
+    """'ctrl a' / 'Ctrl+A' → ['ctrl', 'a']; a lone '+' is the plus key ('ctrl +')."""
+    words = key.lower().split()
+    if len(words) == 1 and len(words[0]) > 1:
+        words = [w or "+" for w in re.split(r"(?<!^)\+(?!$)", words[0])]
+    return [w for w in words if w]
 
 
 def to_playwright(key: str) -> str:

@@ -177,7 +177,7 @@ class Tabs:
             await self.context.close()
 
 
-async def settle(tabs: Tabs, *, cap: float, quiet_ms: int = 250) -> bool:
+async def settle(tabs: Tabs, *, cap: float, quiet_ms: int = 200) -> bool:
     """Wait until the active page is loaded, its network quiet and its DOM still; False at cap.
 
     Adaptive, never a fixed sleep: a static page settles in ~quiet_ms.

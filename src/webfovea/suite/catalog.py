@@ -6,11 +6,12 @@ import json
 from typing import TextIO
 
 from .sites.base import EXTERNAL_DOMAIN, SITE_DOMAIN, Site
+from .sites.charts.site import ChartsSite
 from .sites.stats.site import StatsSite
 from .spec import SuiteTask
 
 DOMAINS = (SITE_DOMAIN, EXTERNAL_DOMAIN)
-SITE_CLASSES: tuple[type[Site], ...] = (StatsSite,)
+SITE_CLASSES: tuple[type[Site], ...] = (StatsSite, ChartsSite)
 
 
 def build_sites(seed: int) -> list[Site]:

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, Field
 
-from .spec import Cond, Gone, Shown, TextHas, UrlHas, ValueIs
+from .spec import Cond, Gone, Present, Shown, TextHas, UrlHas, ValueIs
 
 
 class ReportedElement(BaseModel):
@@ -103,6 +103,8 @@ class Layout(BaseModel):
             return False
         if isinstance(cond, Shown):
             return el.in_view
+        if isinstance(cond, Present):
+            return el.visible
         if isinstance(cond, TextHas):
             return el.visible and norm(cond.text) in norm(el.text)
         if isinstance(cond, ValueIs):

@@ -108,6 +108,11 @@ class PlanRunner:
         if got is None:
             raise PlanStuck(f"{self.task.id}: {step.target} shows {el.text!r}, which does not "
                             f"match {step.pattern!r}")
+        if step.label_from:
+            label = layout.get(step.label_from)
+            if label is None or not label.in_view:
+                return self._reveal(label, layout, step.label_from)
+            got = Capture(label=label.text, value=got.value)
         self.captures[step.into] = got
         return None
 

@@ -42,6 +42,13 @@ class Shown:
 
 
 @dataclass(frozen=True)
+class Present:
+    """The element is rendered and visible anywhere on the page (perhaps scrolled away)."""
+
+    target: str
+
+
+@dataclass(frozen=True)
 class Gone:
     """The element is absent or not visible (a dismissed banner, a closed popup)."""
 
@@ -71,7 +78,7 @@ class UrlHas:
     text: str
 
 
-Cond = Union[Shown, Gone, TextHas, ValueIs, UrlHas]
+Cond = Union[Shown, Present, Gone, TextHas, ValueIs, UrlHas]
 
 
 # -- plan steps ----------------------------------------------------------------------------
@@ -132,12 +139,14 @@ class Read:
 
     ``pattern`` is a regular expression searched in the text; its ``value`` group
     (else the whole match) is the captured value and its ``label`` group, if any,
-    the captured label.
+    the captured label. ``label_from`` names another element whose displayed text
+    is the label instead (a table row's name cell); by default the label is ``into``.
     """
 
     target: str
     into: str
     pattern: str = r"(?P<value>.+)"
+    label_from: str = ""
 
 
 @dataclass(frozen=True)

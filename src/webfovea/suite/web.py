@@ -50,6 +50,11 @@ def tag(name: str, *children: object, **attrs: object) -> Markup:
     return Markup(f"<{' '.join(parts)}>{inner}</{name}>")
 
 
+def json_script(data: object) -> Markup:
+    """JSON safe to place inside a ``<script type="application/json">`` element."""
+    return Markup(json.dumps(data).replace("<", "\\u003c"))
+
+
 def join(items: Iterable[object]) -> Markup:
     return Markup("".join(esc(i) for i in items))
 

@@ -6,17 +6,13 @@
   let last = start;
   const obs = new MutationObserver(() => { last = performance.now(); });
   obs.observe(document, { subtree: true, childList: true, characterData: true });
-  const tick = () => {
+  const finish = (value) => { obs.disconnect(); resolve(value); };
+  const check = () => {
     const now = performance.now();
-    if (now - last >= quietMs && document.readyState !== "loading") {
-      obs.disconnect();
-      resolve(true);
-    } else if (now - start >= capMs) {
-      obs.disconnect();
-      resolve(false);
-    } else {
-      setTimeout(tick, 40);
-    }
+    if (now - start >= capMs) return finish(false);
+    const quietFor = now - last;
+    if (quietFor >= quietMs && document.readyState !== "loading") return finish(true);
+    setTimeout(check, Math.max(10, Math.min(quietMs - quietFor, capMs - (now - start))));
   };
-  setTimeout(tick, 40);
+  setTimeout(check, quietMs);
 })

@@ -1,0 +1,159 @@
+"""``webfovea view``: a static HTML report of a task or a bench run.
+
+The page needs no server and no network: the stylesheet and the script are inlined, the
+recorded data travels as JSON inside the page and is drawn by ``viewer.js`` with text-only DOM
+calls, and a Content-Security-Policy admits only those two inline blocks (by hash) and local
+images. Screenshots are linked relative to the page (the run directory's own ``screens/``), or
+embedded as data URIs with ``embed=True`` for a single file that travels alone.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from ..actions import REGISTRY
+from ..diagnose import TaskDiagnosis, diagnose_task
+from ..trajectory import StepRecord
+from .rundir import RunDir, TaskRun, load_run
+
+REPORT_NAME = "view.html"
+_SLOTS = re.compile(r"@(CSP|TITLE|CSS|DATA|JS)@")
+_LANDED_TOLERANCE = 2.0  # sent-image pixels between the asked and the actual point
+
+
+def write_report(run_dir: Path, *, embed: bool = False) -> Path:
+    """Write the report for a task or bench run directory; returns the page to open."""
+    run = load_run(run_dir)
+    if run.kind == "task":
+        return _write_task(run.tasks[0], back=None, embed=embed)
+    for task in run.tasks:
+        _write_task(task, back=_href(task.dir, run.root / REPORT_NAME), embed=embed)
+    return _write(run.root / REPORT_NAME, f"webfovea · bench {run.root.name}", _bench_data(run))
+
+
+def _write_task(task: TaskRun, *, back: str | None, embed: bool) -> Path:
+    page = task.dir / REPORT_NAME
+    return _write(page, f"webfovea · task {task.id}", task_data(task, back=back, embed=embed))
+
+
+def _write(page: Path, title: str, data: dict[str, Any]) -> Path:
+    page.write_text(render(title, data), encoding="utf-8")
+    return page
+
+
+def render(title: str, data: dict[str, Any]) -> str:
+    """The page: template + inline CSS/JS + the data, in one pass (inserted text is not
+    scanned again, so a recorded '@JS@' stays text)."""
+    css, js = _asset("viewer.css"), _asset("viewer.js")
+    csp = ("default-src 'none'; img-src 'self' data: file:; "
+           f"style-src '{_sha256(css)}'; script-src '{_sha256(js)}'")
+    slots = {"CSP": csp, "TITLE": html.escape(title), "CSS": css, "DATA": _script_json(data),
+             "JS": js}
+    return _SLOTS.sub(lambda m: slots[m.group(1)], _asset("template.html"))
+
+
+def _asset(name: str) -> str:
+    return resources.files("webfovea.viewer").joinpath(name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return "sha256-" + base64.b64encode(digest).decode("ascii")
+
+
+def _script_json(data: dict[str, Any]) -> str:
+    """JSON that cannot end its <script> element: every <, > and & is a \\u escape."""
+    text = json.dumps(data, ensure_ascii=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) -> dict[str, Any]:
+    r = task.result
+    diagnosis = diagnose_task(task) if task.failed else None
+    return {
+        "kind": "task",
+        "back": back,
+        "task": {
+            "id": task.id, "instruction": r.task, "url": r.url, "status": r.status,
+            "verdict": task.verdict, "matcher": task.matcher, "answer": r.answer,
+            "reference": task.reference, "answer_url": r.answer_url,
+            "evidence": _image(task.dir, r.evidence, embed), "evidence_at": r.evidence_at,
+            "steps": r.steps, "elapsed": r.elapsed, "usage": r.usage.model_dump(),
+            "error": r.error, "model": r.model,
+        },
+        "diagnosis": _diagnosis_json(diagnosis),
+        "steps": [_step_json(task.dir, s, embed) for s in task.steps],
+    }
+
+
+def _diagnosis_json(d: TaskDiagnosis | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {"stage": d.stage, "step": d.step, "evidence": d.evidence,
+            "findings": [{"stage": f.stage, "step": f.step, "evidence": f.evidence,
+                          "strong": f.strong} for f in d.findings]}
+
+
+def _step_json(task_dir: Path, s: StepRecord, embed: bool) -> dict[str, Any]:
+    data = s.model_dump(mode="json")
+    data["screenshot"] = _image(task_dir, s.screenshot, embed)
+    data["marks"] = marks(s)
+    return data
+
+
+def marks(s: StepRecord) -> dict[str, Any] | None:
+    """Where to draw on the sent screenshot: the model's points (the red ring), the point
+    actually acted on when it differs, and a scroll direction. All in sent-image pixels."""
+    spec = REGISTRY.get(str((s.action or {}).get("name")))
+    if s.action is None or spec is None or 0 in (*s.model_size, *s.page_size, *s.sent_size):
+        return None
+    (sw, sh), (mw, mh), (pw, ph) = s.sent_size, s.model_size, s.page_size
+    names = [a.name for a in spec.args if a.kind == "point"]
+    if not names:
+        return None
+    points = [(s.action[n][0] * sw / mw, s.action[n][1] * sh / mh) for n in names]
+    landed = [(x * sw / pw, y * sh / ph) for x, y in s.page_points]
+    moved = any(abs(a - b) > _LANDED_TOLERANCE
+                for p, q in zip(points, landed, strict=False) for a, b in zip(p, q, strict=True))
+    return {"points": [[round(x, 1), round(y, 1)] for x, y in points],
+            "landed": [[round(x, 1), round(y, 1)] for x, y in landed] if moved else [],
+            "direction": s.action.get("direction") if s.action["name"] == "scroll" else None}
+
+
+def _image(task_dir: Path, rel: str | None, embed: bool) -> str | None:
+    """A src for a recorded image: relative URL, data URI, or None when the file is gone."""
+    if not rel or not (task_dir / rel).is_file():
+        return None
+    if embed:
+        return "data:image/png;base64," + base64.b64encode((task_dir / rel).read_bytes()).decode()
+    return quote(Path(rel).as_posix())
+
+
+def _href(task_dir: Path, page: Path) -> str:
+    """The URL from ``page`` to the task page (``tasks/<id>/view.html``) or back."""
+    task_page = task_dir / REPORT_NAME
+    if page.parent == task_dir.parent.parent:
+        return quote((task_page.relative_to(page.parent)).as_posix())
+    return quote(Path("..", "..", page.name).as_posix())
+
+
+def _bench_data(run: RunDir) -> dict[str, Any]:
+    rows = []
+    for t in run.tasks:
+        r = t.result
+        rows.append({
+            "id": t.id, "href": _href(t.dir, run.root / REPORT_NAME), "status": r.status,
+            "verdict": t.verdict, "steps": r.steps, "input_tokens": r.usage.input_tokens,
+            "output_tokens": r.usage.output_tokens, "elapsed": r.elapsed, "tags": list(t.tags),
+            "stage": diagnose_task(t).stage if t.failed else None, "answer": r.answer,
+            "reference": t.reference,
+        })
+    return {"kind": "bench", "name": run.root.name, "tasks": rows}
