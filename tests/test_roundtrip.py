@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from PIL import Image, ImageChops
 
 from webfovea.agent import run_task
+from webfovea.browser.chromium import find_chromium, launch_args
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig, BrowserConfig, Size
 from webfovea.models.loader import load_model
@@ -181,3 +187,72 @@ async def test_device_scale_factor_is_measured(pages: LocalServer, tmp_path: Pat
     assert fp.requests[0].received_sizes == ((1440, 810),)
     assert steps[0].page_size == (1280, 720) and steps[0].page_points == [(600, 170)]
     assert steps[1].url.endswith("results.html?q=oats")
+
+
+async def test_attaches_to_a_running_browser_over_cdp(pages: LocalServer, tmp_path: Path) -> None:
+    with running_chromium(tmp_path) as cdp_url:
+        async with BrowserSession(BrowserConfig(cdp_url=cdp_url)) as session:
+            replies = ["Thought: fill.\nAction: fill(start_box='(450,128)', content='spelt\\n')",
+                       "Thought: done.\nAction: finished(content='ok')"]
+            result, steps, _ = await _run(session, tmp_path / "run", pages.url("roundtrip/form.html"),
+                                          ScriptedPolicy(replies))
+    assert result.status == "finished"
+    assert steps[1].url.endswith("results.html?q=spelt")
+
+
+@contextlib.contextmanager
+def running_chromium(tmp_path: Path) -> Iterator[str]:
+    """A separately started headless Chromium with a DevTools endpoint on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    exe = find_chromium()
+    assert exe is not None
+    proc = subprocess.Popen([exe, "--headless=new", f"--remote-debugging-port={port}",
+                             "--remote-debugging-address=127.0.0.1",
+                             f"--user-data-dir={tmp_path / 'profile'}", *launch_args(), "about:blank"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"{url}/json/version", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+async def test_new_tab_is_followed_and_a_dialog_is_reported(
+        browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
+    replies = ["Thought: open.\nAction: click(start_box='(338,135)')",
+               "Thought: go back to the first tab is impossible; fine.\nAction: wait()",
+               "Thought: done.\nAction: finished(content='ok')"]
+    _, steps, _ = await _run(browser, tmp_path, pages.url("roundtrip/popups.html"),
+                             ScriptedPolicy(replies))
+    assert "new tab" in steps[0].note
+    assert steps[1].url.endswith("results.html?q=newtab")  # the screenshot shows the new tab
+    replies = ["Thought: save.\nAction: click(start_box='(338,248)')",
+               "Thought: done.\nAction: finished(content='ok')"]
+    _, steps, _ = await _run(browser, tmp_path / "dialog", pages.url("roundtrip/popups.html"),
+                             ScriptedPolicy(replies))
+    assert "dialog" in steps[0].note and "Saved!" in steps[0].note
+
+
+async def test_anthropic_messages_protocol_end_to_end(
+        browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
+    replies = ["Thought: fill.\nAction: fill(start_box='(450,128)', content='emmer\\n')",
+               "Thought: done.\nAction: finished(content='emmer')"]
+    with FakeProvider(ScriptedPolicy(replies), resize_images_to=(1440, 810)) as fp:
+        model = load_model("anthropic:claude-test", base_url=fp.anthropic_base_url)
+        result = await run_task(Task("t", pages.url("roundtrip/form.html")), model=model,
+                                session=browser, config=AgentConfig(), out=tmp_path)
+        await model.aclose()
+    assert result.status == "finished" and result.answer == "emmer"
+    assert result.answer_url is not None and result.answer_url.endswith("q=emmer")
+    assert fp.requests[0].provider == "anthropic" and fp.requests[0].received_sizes == ((1440, 810),)
+    assert result.usage.input_tokens > 0

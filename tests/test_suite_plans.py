@@ -19,13 +19,14 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from webfovea.browser.chromium import find_chromium, launch_args
-from webfovea.suite import SuiteServer, SuiteTask
+from webfovea.suite import SuiteServer, SuiteTask, tasks
 from webfovea.suite.layout import Layout
 from webfovea.suite.policy import Move, PlanRunner
 
 SEED = 7
 # One task per obstacle the suite must prove reachable; the rest run with -m slow.
-QUICK = ("stats-production-cell", "stats-total-decade")
+QUICK = ("stats-production-cell", "stats-total-decade", "charts-difference")
+ALL = tuple(t.id for t in tasks(SEED))
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +150,11 @@ async def test_plan_reaches_the_programmatic_answer(suite: SuiteServer, suite_br
     task, answer = await _solve(suite, suite_browser, task_id)
     assert answer == task.answer
     assert not suite.app.errors
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", [t for t in ALL if t not in QUICK])
+async def test_every_plan_reaches_its_answer(suite: SuiteServer, suite_browser: Browser,
+                                            task_id: str) -> None:
+    task, answer = await _solve(suite, suite_browser, task_id)
+    assert answer == task.answer

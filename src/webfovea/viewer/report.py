@@ -26,6 +26,7 @@ from .rundir import RunDir, TaskRun, load_run
 
 REPORT_NAME = "view.html"
 _SLOTS = re.compile(r"@(CSP|TITLE|CSS|DATA|JS)@")
+_BACK = f"../../{REPORT_NAME}"  # from tasks/<id>/ to the bench page
 _LANDED_TOLERANCE = 2.0  # sent-image pixels between the asked and the actual point
 
 
@@ -35,7 +36,7 @@ def write_report(run_dir: Path, *, embed: bool = False) -> Path:
     if run.kind == "task":
         return _write_task(run.tasks[0], back=None, embed=embed)
     for task in run.tasks:
-        _write_task(task, back=_href(task.dir, run.root / REPORT_NAME), embed=embed)
+        _write_task(task, back=_BACK, embed=embed)
     return _write(run.root / REPORT_NAME, f"webfovea · bench {run.root.name}", _bench_data(run))
 
 
@@ -137,12 +138,8 @@ def _image(task_dir: Path, rel: str | None, embed: bool) -> str | None:
     return quote(Path(rel).as_posix())
 
 
-def _href(task_dir: Path, page: Path) -> str:
-    """The URL from ``page`` to the task page (``tasks/<id>/view.html``) or back."""
-    task_page = task_dir / REPORT_NAME
-    if page.parent == task_dir.parent.parent:
-        return quote((task_page.relative_to(page.parent)).as_posix())
-    return quote(Path("..", "..", page.name).as_posix())
+def _task_href(task: TaskRun, root: Path) -> str:
+    return quote((task.dir / REPORT_NAME).relative_to(root).as_posix())
 
 
 def _bench_data(run: RunDir) -> dict[str, Any]:
@@ -150,7 +147,7 @@ def _bench_data(run: RunDir) -> dict[str, Any]:
     for t in run.tasks:
         r = t.result
         rows.append({
-            "id": t.id, "href": _href(t.dir, run.root / REPORT_NAME), "status": r.status,
+            "id": t.id, "href": _task_href(t, run.root), "status": r.status,
             "verdict": t.verdict, "steps": r.steps, "input_tokens": r.usage.input_tokens,
             "output_tokens": r.usage.output_tokens, "elapsed": r.elapsed, "tags": list(t.tags),
             "stage": diagnose_task(t).stage if t.failed else None, "answer": r.answer,

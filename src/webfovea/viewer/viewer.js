@@ -212,10 +212,17 @@
     if (wanted >= 0) go(wanted);
   }
 
+  function timeline(steps) {
+    return el("nav", { cls: "timeline", "aria-label": "steps" }, steps.map((s) =>
+      el("a", { href: `#step-${s.step}`, cls: `badge ${outcomeTone(s.outcome)}`,
+        title: `${s.outcome}: ${s.action_source || "no action"}`, text: String(s.step) })));
+  }
+
   function renderTask(d) {
     const cards = d.steps.map(stepCard);
-    app.append(...taskHeader(d.task, d.back), diagnosisBox(d.diagnosis) || "",
-      answerSection(d.task), el("h2", { text: `Steps (${d.steps.length})` }), ...cards);
+    const parts = [...taskHeader(d.task, d.back), diagnosisBox(d.diagnosis), answerSection(d.task),
+      el("h2", { text: `Steps (${d.steps.length})` }), timeline(d.steps), ...cards];
+    app.append(...parts.filter((p) => p !== null));
     keyboard(cards);
   }
 

@@ -1,0 +1,77 @@
+"""The ``view``, ``replay`` and ``diagnose`` subcommands of ``webfovea``.
+
+``register`` adds them to the main parser; ``python -m webfovea.viewer.cli`` runs them alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ..diagnose import diagnose, format_diagnosis
+from ..errors import ConfigError
+from ..replay import format_report, replay
+from .report import write_report
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> dict[str, Command]:
+    view = subparsers.add_parser("view", help="write a static HTML report of a task or bench run")
+    view.add_argument("run_dir", type=Path, metavar="RUN_OR_TASK_DIR")
+    view.add_argument("--embed", action="store_true",
+                      help="embed the screenshots in the page (one file that travels alone)")
+    rep = subparsers.add_parser("replay", help="re-parse every recorded reply with the current "
+                                               "parser and list the steps it would change")
+    rep.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    rep.add_argument("--json", action="store_true", help="print JSON")
+    rep.add_argument("--fail-on-change", action="store_true",
+                     help="exit 1 when any step would parse to a different action")
+    diag = subparsers.add_parser("diagnose", help="attribute each failed task to the stage "
+                                                  "that broke first, with the evidence")
+    diag.add_argument("run_dir", type=Path, metavar="RUN_DIR")
+    diag.add_argument("--json", action="store_true", help="print JSON")
+    diag.add_argument("--all", action="store_true", dest="every_task",
+                      help="diagnose every task, also finished ones (runs without verdicts)")
+    return {"view": cmd_view, "replay": cmd_replay, "diagnose": cmd_diagnose}
+
+
+def _existing(path: Path) -> Path:
+    if not path.is_dir():
+        raise ConfigError(f"{path} is not a directory")
+    return path
+
+
+def cmd_view(ns: argparse.Namespace) -> int:
+    print(write_report(_existing(ns.run_dir), embed=ns.embed))
+    return 0
+
+
+def cmd_replay(ns: argparse.Namespace) -> int:
+    report = replay(_existing(ns.run_dir))
+    print(json.dumps(report.to_json(), indent=2) if ns.json else format_report(report))
+    return 1 if ns.fail_on_change and report.changes else 0
+
+
+def cmd_diagnose(ns: argparse.Namespace) -> int:
+    result = diagnose(_existing(ns.run_dir), every_task=ns.every_task)
+    print(json.dumps(result.to_json(), indent=2) if ns.json else format_diagnosis(result))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="webfovea")
+    commands = register(parser.add_subparsers(dest="command", required=True))
+    ns = parser.parse_args(argv)
+    try:
+        return commands[ns.command](ns)
+    except ConfigError as e:
+        print(f"webfovea: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
