@@ -13,6 +13,7 @@ from pathlib import Path
 from . import demo
 from .agent import run_task
 from .browser.session import BrowserSession
+from .calibrate import Calibration, calibrate
 from .config import COORD_SPACES, AgentConfig, BrowserConfig, Size
 from .errors import ConfigError, ModelError, exit_code
 from .models.loader import load_model
@@ -45,6 +46,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--task", required=True)
     run.add_argument("--out", type=Path, default=None, help="run directory (default runs/<time>)")
     _add_run_options(run)
+    cal = sub.add_parser("calibrate", help="measure the coordinate space a model answers in")
+    cal.add_argument("--model", required=True)
+    cal.add_argument("--base-url")
+    cal.add_argument("--size", default="1440x810", help="size of the synthetic image sent")
     d = sub.add_parser("demo", help="the built-in default: a bundled page and a scripted model")
     d.add_argument("--out", type=Path, default=Path("runs/demo"))
     return parser
@@ -111,10 +116,24 @@ def cmd_demo(ns: argparse.Namespace) -> int:
     return exit_code(result.status)
 
 
+def cmd_calibrate(ns: argparse.Namespace) -> int:
+    size = Size.parse(ns.size, flag="--size")
+    model = load_model(ns.model, base_url=ns.base_url)
+
+    async def go() -> Calibration:
+        try:
+            return await calibrate(model, size=size)
+        finally:
+            await model.aclose()
+
+    print("\n".join(asyncio.run(go()).lines()))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = build_parser()
     ns = parser.parse_args(argv)
-    handlers = {"run": cmd_run, "demo": cmd_demo}
+    handlers = {"run": cmd_run, "demo": cmd_demo, "calibrate": cmd_calibrate}
     try:
         code = handlers[ns.command](ns)
     except ConfigError as e:

@@ -84,7 +84,7 @@ class Number:
     ambiguous: bool = False
 
     def shown(self) -> str:
-        values = " or ".join(_plain(v) for v in self.readings)
+        values = " or ".join(plain(v) for v in self.readings)
         return values + ("%" if self.percent else "")
 
 
@@ -198,9 +198,9 @@ def _cardinal(word: str) -> int | None:
     return None
 
 
-def _plain(value: Decimal) -> str:
-    text = format(value.normalize(), "f")
-    return text
+def plain(value: Decimal) -> str:
+    """A Decimal without exponent or trailing zeros: 3.2E+6 → 3200000."""
+    return format(value.normalize(), "f")
 
 
 def is_single_number(text: str, number: Number) -> bool:

@@ -1,76 +1,241 @@
-"""DOM fingerprints before and after an action, main frame and child frames."""
+"""DOM fingerprints before and after an action, every frame through its own context.
+
+Each frame is fingerprinted by one evaluate of ``js/fingerprint.js``, which also keeps a
+watcher in the frame that learns which regions change by themselves (clocks, carousels)
+and compares the frame with its own snapshot: see that file for the noise rule. This
+module adds what only the browser side knows (open tabs, whether a frame's document was
+replaced, a canvas's pixels) and turns the comparisons into :class:`Change` records.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+import asyncio
+import io
+import time
+from dataclasses import dataclass
+from typing import Any, Literal
 
+from PIL import Image, ImageChops
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame
+from playwright.async_api import Frame, Page
 
 from .. import faults
+from .locate import Hit, short_url
 from .scripts import js
 from .session import Tabs
 
-# Fields an action can cause on its own. The text hash is compared only for
-# actions whose whole effect may be text (hover tooltips), because ticking
-# clocks and carousels change text without any action.
-STRUCTURAL = ("url", "title", "nodes", "scrollX", "scrollY", "container", "fields", "focus")
+Phase = Literal["watch", "baseline", "before", "peek", "after"]
+ChangeKind = Literal["url", "reload", "title", "content", "text", "scroll", "container",
+                     "fields", "focus", "canvas", "tabs"]
+
+# How long a frame's watcher must have watched before its noise rule can be trusted: a
+# one-second clock must have ticked twice (or a region that changed once stayed quiet this
+# long). Paid only when a page is fingerprinted for the first time right before an action;
+# call :func:`watch` when the page is shown to the model and the model's thinking covers it.
+BASELINE_QUIET_MS = 1100
+BASELINE_CAP_MS = 2500
+CANVAS_SAMPLE = (32, 32)  # the canvas image hash: grey levels of this grid
+CANVAS_TOLERANCE = 6  # grey levels; a redraw of the same picture is pixel-identical
+CANVAS_RESAMPLE_S = 0.12  # second look before the action, to see if the canvas animates
 
 
 @dataclass(frozen=True)
+class Change:
+    kind: ChangeKind
+    frame: str | None = None  # short URL of the child frame it happened in; None: the page
+    detail: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"frame:{self.kind}" if self.frame else self.kind
+
+
+@dataclass(frozen=True, eq=False)
 class FramePrint:
-    url: str
+    frame: Frame
     data: dict[str, Any]
+    primary: bool  # the main frame or the frame under the point (baseline awaited)
+
+
+@dataclass(frozen=True)
+class CanvasPrint:
+    clip: dict[str, float]
+    grey: bytes
+    animating: bool = False
 
 
 @dataclass(frozen=True)
 class Fingerprint:
-    main: dict[str, Any]
-    frames: tuple[FramePrint, ...] = ()
-    tabs: int = 1
-    page_url: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    frames: tuple[FramePrint, ...]  # main frame first, when it could be read
+    tabs: int
+    url: str
+    canvas: CanvasPrint | None = None
+    ms: float = 0.0  # time spent taking it
+
+    @property
+    def main(self) -> FramePrint | None:
+        first = self.frames[0] if self.frames else None
+        return first if first and first.frame.parent_frame is None else None
 
 
-async def _frame_print(frame: Frame, point: tuple[float, float] | None) -> dict[str, Any] | None:
+async def _evaluate(frame: Frame, phase: Phase, point: tuple[float, float] | None
+                    ) -> dict[str, Any] | None:
     x, y = point if point else (None, None)
+    args = {"x": x, "y": y, "phase": phase, "quietMs": BASELINE_QUIET_MS,
+            "capMs": BASELINE_CAP_MS}
     try:
-        data: dict[str, Any] = await frame.evaluate(js("fingerprint"), {"x": x, "y": y})
+        data: dict[str, Any] = await frame.evaluate(js("fingerprint"), args)
     except PlaywrightError:
         return None  # frame detached or navigating: absent from this print
     return data
 
 
-async def take(tabs: Tabs, *, point: tuple[float, float] | None = None,
-               frame_point: tuple[Frame, float, float] | None = None) -> Fingerprint:
-    page = tabs.page
-    main = await _frame_print(page.main_frame, point) or {}
-    frames = []
-    child_frames = [] if faults.active("no_frame_fingerprint") else page.frames[1:]
-    for frame in child_frames:
-        local = (frame_point[1], frame_point[2]) if frame_point and frame_point[0] is frame else None
-        data = await _frame_print(frame, local)
-        if data is not None:
-            frames.append(FramePrint(frame.url, data))
-    return Fingerprint(main=main, frames=tuple(frames), tabs=tabs.tab_count, page_url=page.url)
+def _frames(page: Page) -> list[Frame]:
+    if faults.active("no_frame_fingerprint"):  # test-only: the paper's main-frame-only print
+        return [page.main_frame]
+    return page.frames
 
 
-def diff(before: Fingerprint, after: Fingerprint, *, text: bool = False) -> list[str]:
-    """What changed, as short labels ('url', 'frame:scrollY', 'tabs', ...)."""
-    keys = (*STRUCTURAL, "textHash") if text else STRUCTURAL
-    changed = [k for k in keys if before.main.get(k) != after.main.get(k)]
-    if before.page_url != after.page_url and "url" not in changed:
-        changed.append("url")
-    if before.tabs != after.tabs:
-        changed.append("tabs")
-    before_frames = {f.url: f.data for f in before.frames}
-    after_frames = {f.url: f.data for f in after.frames}
-    if set(before_frames) != set(after_frames):
-        changed.append("frames")
-    for url, data in after_frames.items():
-        old = before_frames.get(url)
-        if old is None:
-            continue
-        changed.extend(f"frame:{k}" for k in keys if k != "focus" and old.get(k) != data.get(k))
-    return changed
+def _local_point(frame: Frame, point: tuple[int, int] | None, hit: Hit | None
+                 ) -> tuple[float, float] | None:
+    if hit is not None and frame is hit.frame:
+        return hit.x, hit.y
+    if frame.parent_frame is None and point is not None:
+        return float(point[0]), float(point[1])
+    return None
+
+
+async def _take(tabs: Tabs, phase: Phase, point: tuple[int, int] | None, hit: Hit | None
+                ) -> list[FramePrint]:
+    frames = _frames(tabs.page)
+    results = await asyncio.gather(*(_evaluate(f, phase, _local_point(f, point, hit))
+                                     for f in frames))
+    primary = {tabs.page.main_frame, hit.frame if hit else tabs.page.main_frame}
+    return [FramePrint(f, data, f in primary) for f, data in zip(frames, results) if data]
+
+
+async def watch(page: Page) -> None:
+    """Start the noise watchers in every frame (cheap, idempotent): call it when a page is
+    shown to the model, so the model's thinking time is the watchers' baseline."""
+    await asyncio.gather(*(_evaluate(f, "watch", None) for f in _frames(page)))
+
+
+async def before(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None) -> Fingerprint:
+    """Snapshot every frame and open the action window (after a baseline on fresh pages)."""
+    started = time.perf_counter()
+    frames = await _take(tabs, "before", point, hit)
+    young = [f.frame for f in frames if f.primary and f.data["snap"]["age"] < BASELINE_QUIET_MS]
+    if young:  # all frames snapshot again after the wait, so their windows start together
+        await asyncio.gather(*(_evaluate(f, "baseline", None) for f in young))
+        frames = await _take(tabs, "before", point, hit)
+    canvas = await _canvas_before(tabs.page, hit)
+    return Fingerprint(tuple(frames), tabs.tab_count, tabs.page.url, canvas,
+                       ms=(time.perf_counter() - started) * 1000)
+
+
+async def after(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None,
+                canvas: CanvasPrint | None) -> Fingerprint:
+    """Compare every frame with its snapshot and close the action window."""
+    started = time.perf_counter()
+    frames = await _take(tabs, "after", point, hit)
+    again = await _canvas(tabs.page, canvas.clip) if canvas else None
+    return Fingerprint(tuple(frames), tabs.tab_count, tabs.page.url, again,
+                       ms=(time.perf_counter() - started) * 1000)
+
+
+async def peek(tabs: Tabs, *, hit: Hit) -> bool:
+    """Has anything changed since ``before``, in any frame? Keeps the action window open."""
+    frames = await _take(tabs, "peek", (round(hit.page_x), round(hit.page_y)), hit)
+    return any(_frame_changes(None, f, text=False) or f.data.get("fresh") for f in frames)
+
+
+def diff(before: Fingerprint, after: Fingerprint, *, text: bool) -> list[Change]:
+    """What the action changed. ``text``: compare visible text too (hover, SVG, canvas)."""
+    changes: list[Change] = []
+    if after.tabs != before.tabs:
+        changes.append(Change("tabs", detail=str(after.tabs)))
+    if before.main is not None and after.main is None and after.url != before.url:
+        changes.append(Change("url", detail=short_url(after.url)))
+    olds = {f.frame: f for f in before.frames}
+    for new in after.frames:
+        old = olds.get(new.frame)
+        if old is not None:  # a new frame's <iframe> insertion is a mutation of its parent
+            changes.extend(_frame_changes(old, new, text=text))
+    if before.canvas and after.canvas and not before.canvas.animating and _differs(
+            before.canvas.grey, after.canvas.grey):
+        changes.append(Change("canvas"))
+    return changes
+
+
+def _frame_changes(old: FramePrint | None, new: FramePrint, *, text: bool) -> list[Change]:
+    d = new.data
+    frame = short_url(d["state"]["url"]) if new.frame.parent_frame and "state" in d else None
+    if old is not None and old.data["id"] != d["id"]:  # the document was replaced
+        same = old.data["snap"]["url"] == d.get("state", {}).get("url")
+        return [Change("reload" if same else "url", frame, short_url(d["state"]["url"]))]
+    if "changes" not in d:
+        return []
+    c: dict[str, Any] = d["changes"]
+    # Noise can only be told apart in a frame watched long enough; a frame that appeared
+    # just before the action (an ad slot, a lazy widget) keeps only its hard evidence.
+    watched = new.primary or d["snapAge"] >= BASELINE_QUIET_MS
+    out = []
+    if "url" in c:
+        out.append(Change("url", frame, short_url(c["url"])))
+    if "title" in c:
+        out.append(Change("title", frame, c["title"][:80]))
+    if "content" in c and watched:
+        out.append(Change("content", frame, ", ".join(c["content"])))
+    if c.get("text") and text and watched:
+        out.append(Change("text", frame))
+    if "scroll" in c:
+        out.append(Change("scroll", frame, _movement(c["scroll"])))
+    if "container" in c:
+        out.append(Change("container", frame, _movement(c["container"])))
+    if c.get("fields"):
+        out.append(Change("fields", frame))
+    if "focus" in c:
+        out.append(Change("focus", frame, c["focus"]))
+    return out
+
+
+def _movement(delta: list[int]) -> str:
+    dx, dy = delta
+    parts = []
+    if dy:
+        parts.append(f"{'down' if dy > 0 else 'up'} {abs(dy)} px")
+    if dx:
+        parts.append(f"{'right' if dx > 0 else 'left'} {abs(dx)} px")
+    return ", ".join(parts)
+
+
+# --- canvas: where text cannot tell, a cheap image hash of the canvas region ---------------
+
+
+async def _canvas(page: Page, clip: dict[str, float]) -> CanvasPrint | None:
+    try:
+        png = await page.screenshot(type="png", clip=clip)
+    except PlaywrightError:
+        return None
+    with Image.open(io.BytesIO(png)) as img:
+        grey = img.convert("L").resize(CANVAS_SAMPLE, Image.Resampling.BOX).tobytes()
+    return CanvasPrint(clip, grey)
+
+
+async def _canvas_before(page: Page, hit: Hit | None) -> CanvasPrint | None:
+    clip = hit.canvas_clip() if hit else None
+    if clip is None:
+        return None
+    first = await _canvas(page, clip)
+    await asyncio.sleep(CANVAS_RESAMPLE_S)
+    second = await _canvas(page, clip)
+    if first is None or second is None:
+        return None
+    return CanvasPrint(clip, second.grey, animating=_differs(first.grey, second.grey))
+
+
+def _differs(a: bytes, b: bytes) -> bool:
+    one = Image.frombytes("L", CANVAS_SAMPLE, a)
+    two = Image.frombytes("L", CANVAS_SAMPLE, b)
+    low, high = ImageChops.difference(one, two).getextrema()  # type: ignore[misc]
+    return int(high) > CANVAS_TOLERANCE

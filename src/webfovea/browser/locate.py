@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from playwright.async_api import ElementHandle, Frame, Page
 
 from .scripts import js
 
 MAX_FRAME_DEPTH = 6
+
+Graphic = Literal["svg", "canvas"]
+
+
+def short_url(url: str, limit: int = 80) -> str:
+    """A URL short enough for a one-sentence note (query strings dropped)."""
+    bare = url.split("#", 1)[0].split("?", 1)[0]
+    return bare if len(bare) <= limit else bare[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -21,21 +29,41 @@ class Hit:
     y: float
     element: ElementHandle | None
     info: dict[str, Any] | None  # describe_at.js
+    page_x: float = 0.0
+    page_y: float = 0.0
 
     @property
     def in_child_frame(self) -> bool:
         return self.frame.parent_frame is not None
 
+    @property
+    def graphic(self) -> Graphic | None:
+        """SVG or canvas under the point: its effect may be text or pixels only."""
+        return self.info.get("graphic") if self.info else None
+
+    def canvas_clip(self) -> dict[str, float] | None:
+        """The visible part of the canvas under the point, in page (viewport) CSS pixels."""
+        box = self.info.get("canvas") if self.info else None
+        if not box:
+            return None
+        dx, dy = self.page_x - self.x, self.page_y - self.y
+        left, top = max(0.0, box["left"] + dx), max(0.0, box["top"] + dy)
+        right, bottom = box["left"] + dx + box["width"], box["top"] + dy + box["height"]
+        if right - left < 1 or bottom - top < 1:
+            return None
+        return {"x": left, "y": top, "width": right - left, "height": bottom - top}
+
     def describe(self) -> str:
+        """Tag, role, own visible text, frame and clickability, for a note."""
+        where = f" in frame {short_url(self.frame.url)}" if self.in_child_frame else ""
         if not self.info:
-            return "no element"
+            return f"no element{where}"
         i = self.info
         parts = [f"<{i['tag']}{'#' + i['id'] if i['id'] else ''}>"]
         if i["role"]:
             parts.append(f"role={i['role']}")
         if i["text"]:
             parts.append(f"\"{i['text'][:60]}\"")
-        where = f" in frame {self.frame.url}" if self.in_child_frame else ""
         clickable = "clickable" if i["clickable"] else "not clickable"
         return f"{' '.join(parts)}{where} ({clickable})"
 
@@ -53,4 +81,5 @@ async def hit_test(page: Page, x: float, y: float) -> Hit:
         box = await element.evaluate(js("content_box"))
         lx, ly, frame = lx - box["left"], ly - box["top"], child
     info = await frame.evaluate(js("describe_at"), {"x": lx, "y": ly})
-    return Hit(frame=frame, x=lx, y=ly, element=element, info=info)
+    return Hit(frame=frame, x=lx, y=ly, element=element, info=info, page_x=float(x),
+               page_y=float(y))

@@ -7,11 +7,14 @@ from typing import TextIO
 
 from .sites.base import EXTERNAL_DOMAIN, SITE_DOMAIN, Site
 from .sites.charts.site import ChartsSite
+from .sites.energy.site import DashSite, EnergySite
+from .sites.filings.site import FilingsSite
 from .sites.stats.site import StatsSite
 from .spec import SuiteTask
 
 DOMAINS = (SITE_DOMAIN, EXTERNAL_DOMAIN)
-SITE_CLASSES: tuple[type[Site], ...] = (StatsSite, ChartsSite)
+SITE_CLASSES: tuple[type[Site], ...] = (StatsSite, EnergySite, DashSite,
+                                               ChartsSite, FilingsSite)
 
 
 def build_sites(seed: int) -> list[Site]:

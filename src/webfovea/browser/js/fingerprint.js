@@ -1,7 +1,30 @@
-// A structural summary of this frame, cheap enough for every step.
-// The point (this frame's CSS pixels, may be null) selects the scroll
-// container whose offsets are recorded, so inner scrollable divs count.
-({ x, y }) => {
+// This frame's fingerprint, and its comparison with the one taken before the action.
+//
+// One evaluate per frame and phase. "watch" only starts the watcher below; "baseline"
+// waits until it has watched long enough to know what changes by itself; "before"
+// snapshots the frame
+// and opens an action window; "peek" compares with the snapshot and keeps the window
+// open (the iframe fallback asks this); "after" compares and closes the window.
+// (x, y) is the action point in this frame's CSS pixels, or null.
+//
+// Why a watcher and not two fingerprints: ticking clocks and rotating carousels change
+// the DOM with no action at all. A MutationObserver, installed on first use, learns
+// between actions (while the model thinks) which regions change by themselves: a region
+// that changed in two separate bursts is volatile. During an action, mutations inside
+// volatile regions are noise, unless the action point is inside that region or the
+// change is much larger than the region's own bursts. A one-off late render does not
+// make a region volatile, so a change the action really caused is not hidden: hiding
+// one makes the model abandon an action that worked, which costs more than a false
+// "took effect". Every field of the snapshot (URL, title, focus, fields, scroll
+// offsets, visible text) is compared the same way, so nothing volatile is compared raw.
+({ x, y, phase, quietMs, capMs }) => {
+  const KEY = Symbol.for("webfovea.watch");
+  const BURST_GAP = 250; // ms without mutation that ends a burst
+  const BURST_MAX = 1000; // a continuous animation still counts one burst per second
+  const IGNORED = new Set(["SCRIPT", "STYLE", "LINK", "META", "NOSCRIPT", "TEMPLATE"]);
+  const now = () => performance.now();
+  const point = x === null || y === null ? null : { x, y };
+
   const hash = (s) => {
     let h = 0x811c9dc5;
     for (let i = 0; i < s.length; i++) {
@@ -10,36 +33,233 @@
     }
     return (h >>> 0).toString(16);
   };
-  const body = document.body;
-  const text = body ? body.innerText || "" : "";
-  const fields = Array.from(document.querySelectorAll("input, textarea, select"))
-    .map((e) => (e.type === "checkbox" || e.type === "radio") ? String(e.checked) : String(e.value))
-    .join("\u0001");
-  let container = null;
-  if (x !== null && y !== null) {
-    for (let n = document.elementFromPoint(x, y); n && n !== document.documentElement; n = n.parentElement) {
-      const s = getComputedStyle(n);
-      const scrollsY = n.scrollHeight > n.clientHeight && /(auto|scroll)/.test(s.overflowY);
-      const scrollsX = n.scrollWidth > n.clientWidth && /(auto|scroll)/.test(s.overflowX);
-      if (scrollsY || scrollsX) {
-        container = { top: Math.round(n.scrollTop), left: Math.round(n.scrollLeft) };
-        break;
+
+  // The element a mutation is charged to. Attribute changes are charged to the parent,
+  // so a carousel moving its "active" class along its slides is one region.
+  const regionOf = (rec) => {
+    const t = rec.target;
+    const el = rec.type === "childList" ? t : t.parentElement || t.parentNode;
+    if (!el || el.nodeType !== 1) return document.documentElement;
+    return el;
+  };
+  const weightOf = (rec) => {
+    if (rec.type !== "childList") return 1;
+    let w = 0;
+    for (const list of [rec.addedNodes, rec.removedNodes]) {
+      for (const n of list) {
+        if (n.nodeType === 1 ? !IGNORED.has(n.tagName) : n.nodeType === 3 && n.nodeValue.trim()) w += 1;
       }
     }
-  }
-  const active = document.activeElement;
-  const focus = !active || active === body ? "" :
-    active.tagName === "IFRAME" ? "iframe" : `${active.tagName.toLowerCase()}#${active.id}`;
-  return {
-    url: location.href,
-    title: document.title,
-    nodes: document.getElementsByTagName("*").length,
-    textLength: text.length,
-    textHash: hash(text),
-    scrollX: Math.round(window.scrollX),
-    scrollY: Math.round(window.scrollY),
-    container,
-    fields: hash(fields),
-    focus,
+    return w;
   };
+  const structural = (el) => el === document.documentElement || el === document.body || el === document.head;
+
+  const learn = (w, region, weight, t) => {
+    if (structural(region)) return; // a page that churns <body> itself gets no noise allowance
+    let s = w.stats.get(region);
+    if (!s) {
+      s = { bursts: 0, start: -Infinity, last: -Infinity, weight: 0, max: 0, gap: Infinity };
+      w.stats.set(region, s);
+    }
+    if (t - s.last > BURST_GAP || t - s.start > BURST_MAX) {
+      if (s.bursts) s.gap = Math.min(s.gap, t - s.start);
+      s.bursts += 1;
+      s.start = t;
+      s.weight = 0;
+      if (s.bursts === 1) w.pending.add(region);
+      else {
+        w.pending.delete(region);
+        w.volatile.add(region);
+      }
+    }
+    s.last = t;
+    s.weight += weight;
+    s.max = Math.max(s.max, s.weight);
+  };
+
+  const take = (w, records) => {
+    const t = now();
+    for (const rec of records) {
+      const weight = weightOf(rec);
+      if (!weight) continue;
+      const region = regionOf(rec);
+      if (w.inAction) w.caused.set(region, (w.caused.get(region) || 0) + weight);
+      else learn(w, region, weight, t);
+    }
+  };
+
+  const install = () => {
+    const w = {
+      id: Math.random().toString(36).slice(2), since: now(), stats: new WeakMap(),
+      volatile: new Set(), pending: new Set(), inAction: false, caused: new Map(),
+      snap: null, seq: 0, scrollers: [],
+    };
+    w.observer = new MutationObserver((records) => take(w, records));
+    w.observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    Object.defineProperty(window, KEY, { value: w, configurable: true });
+    return w;
+  };
+  const w = window[KEY] || install();
+  const flush = () => take(w, w.observer.takeRecords());
+
+  const inside = (el, p) => {
+    if (!p) return false;
+    const r = el.getBoundingClientRect();
+    return p.x >= r.left && p.x <= r.right && p.y >= r.top && p.y <= r.bottom;
+  };
+  const volatileAncestor = (el) => {
+    for (let n = el; n; n = n.parentElement) if (w.volatile.has(n)) return n;
+    return null;
+  };
+  const label = (el) => {
+    const id = el.id ? `#${el.id}` : "";
+    const text = (el.innerText || el.textContent || "").replace(/\s+/g, " ").trim().slice(0, 40);
+    return `<${el.tagName.toLowerCase()}${id}>${text ? ` "${text}"` : ""}`;
+  };
+
+  // Mutations of the action window that are not noise, as short labels.
+  const caused = () => {
+    const found = [];
+    const noise = new Map();
+    let ignored = 0;
+    for (const [region, weight] of w.caused) {
+      if (!region.isConnected) continue; // its removal is charged to a connected parent
+      const v = volatileAncestor(region);
+      if (v) noise.set(v, (noise.get(v) || 0) + weight);
+      else found.push([region, weight]);
+    }
+    const span = now() - w.snap.at;
+    for (const [v, weight] of noise) {
+      const s = w.stats.get(v);
+      const limit = s.max * (1 + span / Math.max(s.gap, BURST_GAP)) + 2;
+      if (inside(v, point) || weight > limit) found.push([v, weight]);
+      else ignored += weight;
+    }
+    found.sort((a, b) => b[1] - a[1]);
+    return { found: found.slice(0, 3).map((f) => label(f[0])), count: found.length, ignored };
+  };
+
+  const visibleText = () => {
+    let text = document.body ? document.body.innerText || "" : "";
+    for (const v of w.volatile) {
+      if (!v.isConnected || inside(v, point)) continue;
+      const own = v.innerText === undefined ? v.textContent : v.innerText;
+      if (own && own.trim()) text = text.split(own).join("");
+    }
+    return text;
+  };
+  const fields = () => Array.from(document.querySelectorAll("input, textarea, select"))
+    .map((e) => (e.type === "checkbox" || e.type === "radio" ? String(e.checked) : String(e.value)))
+    .join("\u0001");
+  // Identity only (no text): typing into a focused contenteditable is not a focus change.
+  const focus = () => {
+    const a = document.activeElement;
+    if (!a || a === document.body || a === document.documentElement) return "";
+    if (a.tagName === "IFRAME" || a.tagName === "FRAME") return "iframe";
+    const name = a.getAttribute("name") ? ` name=${a.getAttribute("name")}` : "";
+    return `<${a.tagName.toLowerCase()}${a.id ? `#${a.id}` : ""}${name}>`;
+  };
+  // Scrollable ancestors of the element under the point (inner scroll containers); the
+  // window's own scroll is recorded separately.
+  const scrollersAt = () => {
+    const out = [];
+    if (!point) return out;
+    for (let n = document.elementFromPoint(point.x, point.y); n && out.length < 4; n = n.parentElement) {
+      if (structural(n)) break;
+      const s = getComputedStyle(n);
+      const ys = n.scrollHeight > n.clientHeight && /(auto|scroll)/.test(s.overflowY);
+      const xs = n.scrollWidth > n.clientWidth && /(auto|scroll)/.test(s.overflowX);
+      if (ys || xs) out.push(n);
+    }
+    return out;
+  };
+  const offsets = () => w.scrollers.map((n) => [Math.round(n.scrollTop), Math.round(n.scrollLeft)]);
+
+  const state = () => {
+    const text = visibleText();
+    const titleEl = document.querySelector("title");
+    return {
+      url: location.href,
+      title: document.title,
+      titleVolatile: Boolean(titleEl && volatileAncestor(titleEl)),
+      nodes: document.getElementsByTagName("*").length,
+      textLength: text.length,
+      textHash: hash(text),
+      scrollX: Math.round(window.scrollX),
+      scrollY: Math.round(window.scrollY),
+      containers: offsets(),
+      fields: hash(fields()),
+      focus: focus(),
+    };
+  };
+
+  const compare = (before, now_) => {
+    const c = {};
+    if (now_.url !== before.url) c.url = now_.url;
+    if (now_.title !== before.title && !now_.titleVolatile) c.title = now_.title;
+    const content = caused();
+    if (content.count) c.content = content.found;
+    if (now_.textHash !== before.textHash) c.text = true;
+    if (now_.scrollX !== before.scrollX || now_.scrollY !== before.scrollY) {
+      c.scroll = [now_.scrollX - before.scrollX, now_.scrollY - before.scrollY];
+    }
+    const moved = now_.containers.findIndex((o, i) => o[0] !== before.containers[i][0] || o[1] !== before.containers[i][1]);
+    if (moved !== -1) {
+      const o = now_.containers[moved];
+      const b = before.containers[moved];
+      c.container = [o[1] - b[1], o[0] - b[0]];
+    }
+    if (now_.fields !== before.fields) c.fields = true;
+    // Focus moving into a frame (or back to the page body) is what any click there does;
+    // only focus arriving on a real element is a change.
+    if (now_.focus !== before.focus && now_.focus !== "" && now_.focus !== "iframe") c.focus = now_.focus;
+    return { changes: c, ignored: content.ignored };
+  };
+
+  const summary = (extra) => ({
+    id: w.id, age: Math.round(now() - w.since), seq: w.seq, volatile: w.volatile.size, ...extra,
+  });
+
+  if (phase === "watch") {
+    w.inAction = false; // the page is being shown to the model: no action is running
+    flush();
+    return summary({});
+  }
+  if (phase === "baseline") {
+    // Resolve once every region that changed once by itself has either changed again
+    // (volatile) or stayed quiet for quietMs, so a one-second clock is known.
+    return new Promise((resolve) => {
+      const tick = () => {
+        flush();
+        const t = now();
+        const waiting = [...w.pending].some((r) => t - w.stats.get(r).last < quietMs);
+        if ((t - w.since >= quietMs && !waiting) || t - w.since >= capMs) resolve(summary({}));
+        else setTimeout(tick, 50);
+      };
+      tick();
+    });
+  }
+  const prune = () => {
+    const t = now();
+    for (const r of w.pending) if (!r.isConnected || t - w.stats.get(r).last > 10000) w.pending.delete(r);
+    for (const r of w.volatile) if (!r.isConnected) w.volatile.delete(r);
+  };
+
+  if (phase === "before") {
+    w.inAction = false;
+    flush();
+    prune();
+    w.scrollers = scrollersAt();
+    w.seq += 1;
+    w.snap = { ...state(), at: now(), age: Math.round(now() - w.since) };
+    w.caused = new Map();
+    w.inAction = true;
+    return summary({ snap: w.snap });
+  }
+  flush();
+  if (!w.snap || !w.inAction) return summary({ fresh: true, state: state() });
+  const current = state();
+  const result = compare(w.snap, current);
+  if (phase === "after") w.inAction = false;
+  return summary({ state: current, snapAge: w.snap.age, ...result });
 }

@@ -1,0 +1,98 @@
+"""Running one bench task to a named status, whatever the page, model or browser does.
+
+Shared by the local pool and the Ray workers. ``run_task`` enforces the time limit
+between steps and around model calls; a page that hangs the renderer (an endless
+script) can stall a browser call forever, so the bench adds a hard limit on top and,
+when even cancelling does not return, closes the browser so the worker can replace it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..agent import run_task
+from ..browser.session import BrowserSession
+from ..config import AgentConfig, BrowserConfig
+from ..errors import WebfoveaError
+from ..models.loader import load_model
+from ..task import Task
+from ..trajectory import ResultRecord
+
+# Statuses the bench adds to webfovea.errors.TaskStatus.
+HARNESS_ERROR = "harness_error"  # an unexpected exception inside the harness: a bug to report
+CANCEL_WAIT = 5.0
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to run tasks (picklable, for Ray)."""
+
+    model: str
+    base_url: str | None
+    agent: AgentConfig
+    browser: BrowserConfig
+
+
+def hard_limit(time_limit: float) -> float:
+    """The bench's own limit: the task's time limit plus a grace of 10 % (2 s to 30 s)."""
+    return time_limit + min(30.0, max(2.0, 0.1 * time_limit))
+
+
+async def execute(task: Task, job: Job, session: BrowserSession, out: Path) -> ResultRecord:
+    """Run ``task`` into the fresh directory ``out``; always returns a record with a status."""
+    if out.exists():
+        shutil.rmtree(out)  # a rerun (resume) starts the task's directory afresh
+    out.mkdir(parents=True)
+    try:
+        model = load_model(job.model, base_url=job.base_url)
+    except WebfoveaError as e:
+        return close_record(task, out, "model_error", f"could not load the model: {e}")
+    try:
+        run = run_task(task, model=model, session=session, config=job.agent, out=out)
+        return await _bounded(task, job, session, run, out)
+    finally:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(model.aclose(), CANCEL_WAIT)
+
+
+async def _bounded(task: Task, job: Job, session: BrowserSession,
+                   coroutine: Coroutine[Any, Any, ResultRecord], out: Path) -> ResultRecord:
+    limit = hard_limit(job.agent.time_limit)
+    run = asyncio.ensure_future(coroutine)
+    done, _ = await asyncio.wait({run}, timeout=limit)
+    if run in done:
+        error = run.exception()
+        if error is None:
+            return run.result()
+        return close_record(task, out, HARNESS_ERROR, f"{type(error).__name__}: {error}")
+    run.cancel()
+    done, _ = await asyncio.wait({run}, timeout=CANCEL_WAIT)
+    if not done:
+        await session.close()  # a hung browser: closing it fails the stuck calls
+        await asyncio.wait({run}, timeout=CANCEL_WAIT)
+    return close_record(task, out, "time_limit",
+                        f"the task did not return within the bench's hard limit of {limit:.0f} s "
+                        "(the page or the browser hung); the bench ended it")
+
+
+def close_record(task: Task, out: Path, status: str, error: str) -> ResultRecord:
+    """Give the task's directory a final result.json with ``status``, keeping what it had."""
+    path = out / "result.json"
+    try:
+        result = ResultRecord.model_validate_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        result = ResultRecord(task=task.instruction, url=task.url, task_id=task.id)
+    result.status, result.error = status, error
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(result.model_dump(mode="json"), indent=2), encoding="utf-8")
+    os.replace(tmp, path)
+    return result

@@ -1,0 +1,80 @@
+"""The local executor: N workers in this process, each with its own Chromium.
+
+Each task gets a fresh browser context from its worker's browser. A worker whose
+browser crashed or was killed replaces it before its next task; nothing that happens
+to one task stops the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Protocol
+
+from ..browser.session import BrowserSession
+from ..errors import BrowserError
+from ..task import Task
+from ..trajectory import ResultRecord
+from .execute import Job, close_record, execute
+
+
+class Hooks(Protocol):
+    """What an executor reports back to the run (the store and the progress bar)."""
+
+    def started(self, task: Task, worker: str) -> None: ...
+
+    async def finished(self, task: Task, result: ResultRecord, *, worker: str,
+                       browser_replaced: bool) -> None: ...
+
+    def browser_event(self, kind: str, detail: str, *, worker: str, task_id: str | None) -> None:
+        ...
+
+
+TaskDir = Callable[[Task], Path]
+
+
+async def run_local(tasks: Sequence[Task], job: Job, *, workers: int, task_dir: TaskDir,
+                    hooks: Hooks) -> None:
+    queue = deque(tasks)
+    count = max(1, min(workers, len(tasks)))
+    await asyncio.gather(*(_worker(f"local-{i + 1}", queue, job, task_dir, hooks)
+                           for i in range(count)))
+
+
+async def _worker(name: str, queue: deque[Task], job: Job, task_dir: TaskDir,
+                  hooks: Hooks) -> None:
+    session = BrowserSession(job.browser)
+    try:
+        while queue:
+            task = queue.popleft()
+            hooks.started(task, name)
+            if not session.connected:
+                problem = await _start(session, name, hooks, task.id)
+                if problem is not None:
+                    result = close_record(task, task_dir(task), "browser_error", problem)
+                    await hooks.finished(task, result, worker=name, browser_replaced=False)
+                    continue
+            result = await execute(task, job, session, task_dir(task))
+            replaced = not session.connected and bool(queue)
+            if replaced:
+                await _start(session, name, hooks, task.id, after_crash=True)
+            await hooks.finished(task, result, worker=name, browser_replaced=replaced)
+    finally:
+        await session.close()
+
+
+async def _start(session: BrowserSession, worker: str, hooks: Hooks, task_id: str, *,
+                 after_crash: bool = False) -> str | None:
+    """(Re)start the worker's browser; the reason when it could not be started."""
+    try:
+        await session.restart()
+    except BrowserError as e:
+        hooks.browser_event("browser_start_failed", str(e), worker=worker, task_id=task_id)
+        return str(e)
+    detail = f"{'replaced after ' + task_id if after_crash else 'started'}: Chromium " \
+             f"{session.browser.version}"
+    hooks.browser_event("browser_replaced" if after_crash else "browser_started", detail,
+                        worker=worker, task_id=task_id if after_crash else None)
+    return None

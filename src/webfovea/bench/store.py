@@ -1,0 +1,269 @@
+"""The results store: ``RUN/results.sqlite`` (WAL) with runs, tasks and steps.
+
+One bench run lives in one directory; ``runs`` holds one row per invocation (the
+first and every ``--resume``), ``tasks`` one row per task, ``steps`` one row per step.
+A task's final row and its steps are written in one transaction when it ends, so a
+kill -9 leaves every task either wholly recorded or still to do — never half, never twice.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+
+from ..errors import ConfigError
+from ..task import AnswerType, Task
+from ..trajectory import ResultRecord, StepRecord
+from .scorer import Verdict
+from .tasks import task_dir_name
+
+SCHEMA_VERSION = "1"
+DB_NAME = "results.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    run_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started_at REAL NOT NULL, ended_at REAL, state TEXT NOT NULL,
+    resumed INTEGER NOT NULL, executor TEXT NOT NULL, workers INTEGER NOT NULL,
+    command TEXT NOT NULL, invocation TEXT NOT NULL, versions TEXT NOT NULL,
+    browser_replacements INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS tasks (
+    task_id TEXT PRIMARY KEY, position INTEGER NOT NULL, dir TEXT NOT NULL,
+    instruction TEXT NOT NULL, url TEXT NOT NULL, reference TEXT, answer_type TEXT NOT NULL,
+    tags TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',
+    status TEXT, answer TEXT, correct INTEGER, matcher TEXT, verdict TEXT,
+    steps INTEGER, elapsed REAL, input_tokens INTEGER, output_tokens INTEGER,
+    calls INTEGER, retries INTEGER, error TEXT,
+    run_id INTEGER, worker TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+    browser_replaced INTEGER NOT NULL DEFAULT 0, started_at REAL, finished_at REAL
+);
+CREATE TABLE IF NOT EXISTS steps (
+    task_id TEXT NOT NULL, step INTEGER NOT NULL, url TEXT, action TEXT, outcome TEXT,
+    parse_error TEXT, guardrail TEXT, note TEXT, model_seconds REAL, harness_seconds REAL,
+    input_tokens INTEGER, output_tokens INTEGER, screenshot TEXT, record TEXT NOT NULL,
+    PRIMARY KEY (task_id, step)
+);
+CREATE TABLE IF NOT EXISTS events (
+    run_id INTEGER, at REAL NOT NULL, kind TEXT NOT NULL, task_id TEXT, detail TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class TaskRow:
+    """One task as the store holds it (what reports read)."""
+
+    task_id: str
+    dir: str
+    instruction: str
+    url: str
+    reference: str | None
+    answer_type: AnswerType
+    tags: tuple[str, ...]
+    state: str
+    status: str | None
+    answer: str | None
+    correct: bool | None
+    matcher: str | None
+    verdict: str | None
+    steps: int
+    elapsed: float
+    input_tokens: int
+    output_tokens: int
+    error: str | None
+    attempts: int
+    browser_replaced: bool
+
+    @property
+    def task(self) -> Task:
+        return Task(instruction=self.instruction, url=self.url, id=self.task_id,
+                    answer=self.reference, answer_type=self.answer_type, tags=self.tags)
+
+
+class Store:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.conn = sqlite3.connect(path, timeout=30)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL survives a killed process (not a power cut) and keeps commits cheap.
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        with self.conn:
+            self.conn.executescript(SCHEMA)
+            self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+
+    @classmethod
+    def open_existing(cls, run_dir: Path) -> Store:
+        path = run_dir / DB_NAME
+        if not path.is_file():
+            raise ConfigError(f"{run_dir} holds no bench run (no {DB_NAME})")
+        return cls(path)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self.conn:
+            yield self.conn
+
+    # -- meta ---------------------------------------------------------------------------------
+
+    def get_meta(self, key: str) -> Any:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row["value"])
+
+    def set_meta(self, key: str, value: Any) -> None:
+        with self._tx() as c:
+            c.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+
+    # -- runs (invocations) -------------------------------------------------------------------
+
+    def begin_run(self, *, executor: str, workers: int, command: str,
+                  invocation: dict[str, Any], versions: dict[str, Any]) -> int:
+        with self._tx() as c:
+            # A previous invocation still 'running' was killed: say so.
+            c.execute("UPDATE runs SET state = 'killed' WHERE state = 'running'")
+            resumed = c.execute("SELECT COUNT(*) FROM runs").fetchone()[0] > 0
+            cur = c.execute(
+                "INSERT INTO runs (started_at, state, resumed, executor, workers, command, "
+                "invocation, versions) VALUES (?, 'running', ?, ?, ?, ?, ?, ?)",
+                (time.time(), int(resumed), executor, workers, command, json.dumps(invocation),
+                 json.dumps(versions)))
+            return int(cast(int, cur.lastrowid))
+
+    def update_versions(self, run_id: int, versions: dict[str, Any]) -> None:
+        with self._tx() as c:
+            c.execute("UPDATE runs SET versions = ? WHERE run_id = ?",
+                      (json.dumps(versions), run_id))
+
+    def end_run(self, run_id: int, state: str) -> None:
+        with self._tx() as c:
+            c.execute("UPDATE runs SET state = ?, ended_at = ? WHERE run_id = ?",
+                      (state, time.time(), run_id))
+
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self.conn.execute("SELECT * FROM runs ORDER BY run_id").fetchall()
+        return [{**dict(r), "invocation": json.loads(r["invocation"]),
+                 "versions": json.loads(r["versions"])} for r in rows]
+
+    def event(self, run_id: int | None, kind: str, detail: str, task_id: str | None = None) -> None:
+        with self._tx() as c:
+            c.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+                      (run_id, time.time(), kind, task_id, detail))
+            if kind == "browser_replaced" and run_id is not None:
+                c.execute("UPDATE runs SET browser_replacements = browser_replacements + 1 "
+                          "WHERE run_id = ?", (run_id,))
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM events" + (" WHERE kind = ?" if kind else "") + " ORDER BY at"
+        return [dict(r) for r in self.conn.execute(sql, (kind,) if kind else ())]
+
+    # -- tasks --------------------------------------------------------------------------------
+
+    def add_tasks(self, tasks: Sequence[Task]) -> None:
+        """Record the run's tasks; a task already recorded must be defined the same way."""
+        changed = []
+        with self._tx() as c:
+            position = c.execute("SELECT COALESCE(MAX(position), -1) FROM tasks").fetchone()[0]
+            for task in tasks:
+                row = c.execute("SELECT * FROM tasks WHERE task_id = ?", (task.id,)).fetchone()
+                if row is not None:
+                    if _definition(row) != _task_definition(task):
+                        changed.append(task.id)
+                    continue
+                position += 1
+                c.execute(
+                    "INSERT INTO tasks (task_id, position, dir, instruction, url, reference, "
+                    "answer_type, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (task.id, position, task_dir_name(task.id), task.instruction, task.url,
+                     task.answer, task.answer_type, json.dumps(list(task.tags))))
+            if changed:
+                c.rollback()
+        if changed:
+            raise ConfigError(f"these tasks are defined differently than in the run being "
+                              f"resumed: {', '.join(changed[:10])}; use a new --out")
+
+    def unfinished(self, task_ids: Sequence[str]) -> list[str]:
+        done = {r[0] for r in self.conn.execute("SELECT task_id FROM tasks WHERE state = 'done'")}
+        return [t for t in task_ids if t not in done]
+
+    def task_dir(self, task_id: str) -> str:
+        return str(self.conn.execute("SELECT dir FROM tasks WHERE task_id = ?",
+                                     (task_id,)).fetchone()[0])
+
+    def mark_running(self, task_id: str, *, run_id: int, worker: str) -> None:
+        with self._tx() as c:
+            c.execute("UPDATE tasks SET state = 'running', run_id = ?, worker = ?, "
+                      "attempts = attempts + 1, started_at = ? WHERE task_id = ?",
+                      (run_id, worker, time.time(), task_id))
+
+    def finish(self, task_id: str, *, run_id: int, result: ResultRecord, verdict: Verdict,
+               steps: Sequence[StepRecord], worker: str, browser_replaced: bool) -> None:
+        """The task's outcome and all its steps, atomically."""
+        with self._tx() as c:
+            c.execute("DELETE FROM steps WHERE task_id = ?", (task_id,))
+            c.executemany("INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                          [_step_row(task_id, s) for s in steps])
+            c.execute(
+                "UPDATE tasks SET state = 'done', status = ?, answer = ?, correct = ?, "
+                "matcher = ?, verdict = ?, steps = ?, elapsed = ?, input_tokens = ?, "
+                "output_tokens = ?, calls = ?, retries = ?, error = ?, run_id = ?, worker = ?, "
+                "browser_replaced = ?, finished_at = ? WHERE task_id = ?",
+                (result.status, result.answer, _bool(verdict.correct), verdict.matcher,
+                 verdict.detail, result.steps, result.elapsed, result.usage.input_tokens,
+                 result.usage.output_tokens, result.usage.calls, result.usage.retries,
+                 result.error, run_id, worker, int(browser_replaced), time.time(), task_id))
+
+    def set_verdict(self, task_id: str, verdict: Verdict) -> None:
+        with self._tx() as c:
+            c.execute("UPDATE tasks SET correct = ?, matcher = ?, verdict = ? WHERE task_id = ?",
+                      (_bool(verdict.correct), verdict.matcher, verdict.detail, task_id))
+
+    def rows(self) -> list[TaskRow]:
+        return [_task_row(r) for r in
+                self.conn.execute("SELECT * FROM tasks ORDER BY position").fetchall()]
+
+    def step_count(self, task_id: str) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM steps WHERE task_id = ?",
+                                     (task_id,)).fetchone()[0])
+
+
+def _bool(value: bool | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _task_definition(task: Task) -> tuple[Any, ...]:
+    return (task.instruction, task.url, task.answer, task.answer_type, list(task.tags))
+
+
+def _definition(row: sqlite3.Row) -> tuple[Any, ...]:
+    return (row["instruction"], row["url"], row["reference"], row["answer_type"],
+            json.loads(row["tags"]))
+
+
+def _step_row(task_id: str, s: StepRecord) -> tuple[Any, ...]:
+    action = (s.action or {}).get("name")
+    return (task_id, s.step, s.url, action, s.outcome, s.parse_error, s.guardrail, s.note,
+            s.model_seconds, s.harness_seconds, s.usage.input_tokens, s.usage.output_tokens,
+            s.screenshot, s.model_dump_json())
+
+
+def _task_row(r: sqlite3.Row) -> TaskRow:
+    return TaskRow(
+        task_id=r["task_id"], dir=r["dir"], instruction=r["instruction"], url=r["url"],
+        reference=r["reference"], answer_type=r["answer_type"], tags=tuple(json.loads(r["tags"])),
+        state=r["state"], status=r["status"], answer=r["answer"],
+        correct=None if r["correct"] is None else bool(r["correct"]), matcher=r["matcher"],
+        verdict=r["verdict"], steps=r["steps"] or 0, elapsed=r["elapsed"] or 0.0,
+        input_tokens=r["input_tokens"] or 0, output_tokens=r["output_tokens"] or 0,
+        error=r["error"], attempts=r["attempts"], browser_replaced=bool(r["browser_replaced"]))

@@ -1,0 +1,212 @@
+"""Task files (DESIGN's JSON Lines contract, WebRetriever's field names too) and splits.
+
+A bad line never stops the others: it becomes a :class:`LineProblem` naming its line
+number and the reason.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import urlparse
+
+from ..errors import ConfigError
+from ..task import AnswerType, Task
+
+ANSWER_TYPES: tuple[AnswerType, ...] = ("auto", "text", "number", "date")
+# Our name first, then WebRetriever's.
+FIELDS = {"id": ("id", "task_id"), "instruction": ("instruction", "task"),
+          "url": ("url", "website")}
+
+
+@dataclass(frozen=True)
+class LineProblem:
+    line: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class TaskFile:
+    path: Path
+    tasks: tuple[Task, ...]
+    problems: tuple[LineProblem, ...]
+    sha256: str
+
+
+def read_tasks(path: Path) -> TaskFile:
+    """Every good task of the file, and a problem for every bad line."""
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise ConfigError(f"cannot read the task file {path}: {e.strerror or e}") from e
+    tasks: list[Task] = []
+    problems: list[LineProblem] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(raw.decode("utf-8", errors="replace").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            task = parse_line(line)
+        except ValueError as e:
+            problems.append(LineProblem(number, str(e)))
+            continue
+        if task.id in first_line:
+            problems.append(LineProblem(number, f"duplicate id {task.id!r} "
+                                                f"(first on line {first_line[task.id]})"))
+            continue
+        first_line[task.id] = number
+        tasks.append(task)
+    return TaskFile(path, tuple(tasks), tuple(problems), hashlib.sha256(raw).hexdigest())
+
+
+def parse_line(line: str) -> Task:
+    """One task line; ValueError with the reason when it is not a valid task."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not valid JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"a task must be a JSON object, got {type(record).__name__}")
+    return task_from_record(record)
+
+
+def task_from_record(record: dict[str, Any]) -> Task:
+    task_id = _field(record, "id")
+    if isinstance(task_id, (int, float)) and not isinstance(task_id, bool):
+        task_id = str(task_id)
+    if not isinstance(task_id, str) or not task_id.strip():
+        raise ValueError("`id` (or `task_id`) must be a non-empty string or number")
+    instruction = _field(record, "instruction")
+    if not isinstance(instruction, str) or not instruction.strip():
+        raise ValueError("`instruction` (or `task`) must be a non-empty string")
+    return Task(instruction=instruction.strip(), url=_url(_field(record, "url")),
+                id=task_id.strip(), answer=_answer(record.get("answer")),
+                answer_type=_answer_type(record.get("answer_type", "auto")),
+                tags=_tags(record.get("tags", [])))
+
+
+def _field(record: dict[str, Any], name: str) -> Any:
+    for key in FIELDS[name]:
+        if key in record:
+            return record[key]
+    return None
+
+
+def _url(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("`url` (or `website`) must be a non-empty string")
+    url = value.strip()
+    if "://" not in url and re.match(r"[\w-]+(\.[\w-]+)+(:\d+)?(/|$)", url):
+        url = "https://" + url  # WebRetriever lists some sites as bare host names
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https", "file") or not (parsed.netloc or parsed.path):
+        raise ValueError(f"`url` must be an http(s) or file URL, got {value!r}")
+    return url
+
+
+def _answer(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError("`answer` must be a string, a number or a list of them")
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+        return "; ".join(str(v) for v in value)  # the list matcher splits on ";"
+    raise ValueError("`answer` must be a string, a number or a list of them")
+
+
+def _answer_type(value: Any) -> AnswerType:
+    if value not in ANSWER_TYPES:
+        raise ValueError(f"`answer_type` must be one of {', '.join(ANSWER_TYPES)}, got {value!r}")
+    return cast(AnswerType, value)
+
+
+def _tags(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        raise ValueError("`tags` must be a list of strings")
+    return tuple(value)
+
+
+def task_record(task: Task) -> dict[str, Any]:
+    """A task as a task-file line (DESIGN's field names)."""
+    return {"id": task.id, "instruction": task.instruction, "url": task.url,
+            "answer": task.answer, "answer_type": task.answer_type, "tags": list(task.tags)}
+
+
+# -- splits -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Split:
+    """Named parts with weights, e.g. ``dev:70,holdout:30``."""
+
+    parts: tuple[tuple[str, float], ...]
+
+    @classmethod
+    def parse(cls, spec: str) -> Split:
+        parts: list[tuple[str, float]] = []
+        for item in spec.split(","):
+            name, _, weight = item.strip().partition(":")
+            try:
+                value = float(weight)
+            except ValueError:
+                value = -1.0
+            if not re.fullmatch(r"[\w-]+", name) or value <= 0:
+                raise ConfigError(f"--split must look like dev:70,holdout:30 (names with positive "
+                                  f"weights), got {spec!r}")
+            parts.append((name, value))
+        if len({name for name, _ in parts}) != len(parts):
+            raise ConfigError(f"--split names must be distinct, got {spec!r}")
+        return cls(tuple(parts))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.parts)
+
+    def part_of(self, task_id: str) -> str:
+        """The part a task belongs to: a function of its id alone, so adding tasks to the
+        file never moves an existing task between parts (a holdout task stays held out)."""
+        point = stable_fraction(task_id) * sum(w for _, w in self.parts)
+        for name, weight in self.parts:
+            if point < weight:
+                return name
+            point -= weight
+        return self.parts[-1][0]
+
+    def select(self, tasks: Iterable[Task], part: str) -> list[Task]:
+        if part not in self.names:
+            raise ConfigError(f"--part must be one of {', '.join(self.names)}, got {part!r}")
+        return [t for t in tasks if self.part_of(t.id) == part]
+
+
+def stable_fraction(task_id: str) -> float:
+    """A number in [0, 1) from SHA-256 of the id: the same on every machine and Python."""
+    digest = hashlib.sha256(task_id.encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+def task_dir_name(task_id: str) -> str:
+    """A safe directory name for a task id (ids with other characters get a hash suffix)."""
+    if re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}", task_id) and ".." not in task_id:
+        return task_id
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", task_id).strip("-.")[:40] or "task"
+    return f"{slug}-{hashlib.sha256(task_id.encode('utf-8')).hexdigest()[:10]}"
+
+
+def pick(tasks: Sequence[Task], *, split: Split | None, part: str | None) -> list[Task]:
+    if split is None:
+        if part is not None:
+            raise ConfigError("--part needs --split")
+        return list(tasks)
+    if part is None:
+        raise ConfigError(f"--split needs --part (one of {', '.join(split.names)})")
+    return split.select(tasks, part)

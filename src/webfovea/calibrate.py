@@ -1,0 +1,132 @@
+"""Calibration: in which coordinate space does this model (behind this provider) answer?
+
+Six numbered coloured discs at known positions are drawn on a synthetic image of
+a chosen size; the model is asked, through the normal request and reply grammar,
+to click each one. The least-squares ratio of its points to the true ones is the
+factor between the space it answers in and the image sent: 1.0 means image
+pixels; about 0.75 for a 1920x1080 image means the provider silently
+downsampled it to 1440x810 (the paper's 1.324/1.350); other spaces are matched
+against norm1000 and smart_resize.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from .actions import Point
+from .config import COORD_SPACES, Size, SmartResize
+from .errors import ParseError
+from .geometry import model_space
+from .models.base import Model, ModelRequest, SentImage, Turn
+from .parse import parse_reply
+from .prompt import system_text
+
+# Where the markers sit, as fractions of the image: corners matter most, because
+# a scale error grows with the distance from (0,0).
+MARKERS: tuple[tuple[float, float], ...] = (
+    (0.1, 0.12), (0.5, 0.15), (0.92, 0.1), (0.08, 0.9), (0.55, 0.6), (0.93, 0.92),
+)
+COLOURS: tuple[tuple[str, tuple[int, int, int]], ...] = (
+    ("red", (230, 25, 25)), ("blue", (25, 60, 230)), ("green", (20, 170, 40)),
+    ("orange", (245, 140, 0)), ("purple", (140, 40, 190)), ("teal", (0, 150, 150)),
+)
+RADIUS = 18
+
+
+@dataclass(frozen=True)
+class MarkerResult:
+    index: int
+    truth: tuple[float, float]
+    answer: tuple[float, float] | None
+    reply: str
+
+
+@dataclass(frozen=True)
+class Calibration:
+    size: Size
+    markers: tuple[MarkerResult, ...]
+    factor_x: float | None
+    factor_y: float | None
+    suggestion: str
+
+    def lines(self) -> list[str]:
+        out = [f"image sent: {self.size}"]
+        for m in self.markers:
+            got = f"({m.answer[0]:g},{m.answer[1]:g})" if m.answer else "no point"
+            out.append(f"marker {m.index}: true ({m.truth[0]:g},{m.truth[1]:g}), model {got}")
+        if self.factor_x is not None and self.factor_y is not None:
+            out.append(f"model space / image: x {self.factor_x:.3f}, y {self.factor_y:.3f}")
+        out.append(self.suggestion)
+        return out
+
+
+def marker_image(size: Size) -> tuple[bytes, list[tuple[float, float]]]:
+    img = Image.new("RGB", (size.width, size.height), (245, 245, 240))
+    draw = ImageDraw.Draw(img)
+    centres = []
+    for i, ((fx, fy), (_, rgb)) in enumerate(zip(MARKERS, COLOURS, strict=True), 1):
+        x, y = round(fx * size.width), round(fy * size.height)
+        draw.ellipse((x - RADIUS, y - RADIUS, x + RADIUS, y + RADIUS), fill=rgb)
+        draw.text((x + RADIUS + 4, y - 6), str(i), fill=(90, 90, 90))
+        centres.append((float(x), float(y)))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue(), centres
+
+
+def _request(png: bytes, size: Size, index: int) -> ModelRequest:
+    colour = COLOURS[index - 1][0]
+    text = (f"Task: calibration. The screenshot is {size.width}x{size.height} pixels. "
+            f"Click the centre of the {colour} disc labelled {index}.")
+    return ModelRequest(system=system_text(),
+                        turns=(Turn("user", text, (SentImage(png, size.width, size.height),)),),
+                        task=text)
+
+
+def _answer(reply: str) -> tuple[float, float] | None:
+    try:
+        action = parse_reply(reply).action
+        point: Point = action.point()
+    except (ParseError, KeyError, TypeError):
+        return None
+    return point.x, point.y
+
+
+def suggest(size: Size, fx: float, fy: float, grid: SmartResize) -> str:
+    """Name the coordinate convention whose space matches the measured factors (5 %)."""
+    for coords in COORD_SPACES:
+        space = model_space(size, coords, grid)
+        ex, ey = space.width / size.width, space.height / size.height
+        if abs(fx / ex - 1) < 0.05 and abs(fy / ey - 1) < 0.05:
+            return f"suggested: --coords {coords}"
+    return (f"no convention matches: the model answers in a {size.width * fx:.0f}x"
+            f"{size.height * fy:.0f} space; the provider likely resized the image. Send images "
+            f"no larger than that (--image-cap) and use --coords image")
+
+
+def _fit(truth: list[float], answer: list[float]) -> float:
+    """Least-squares scale through the origin: far markers weigh most, as they should."""
+    return sum(a * t for a, t in zip(answer, truth, strict=True)) / sum(t * t for t in truth)
+
+
+DEFAULT_SIZE = Size(1440, 810)
+DEFAULT_GRID = SmartResize()
+
+
+async def calibrate(model: Model, *, size: Size = DEFAULT_SIZE, grid: SmartResize = DEFAULT_GRID,
+                    timeout: float = 120.0) -> Calibration:
+    png, centres = marker_image(size)
+    results = []
+    for i, truth in enumerate(centres, 1):
+        reply = await model.complete(_request(png, size, i), timeout=timeout)
+        results.append(MarkerResult(i, truth, _answer(reply.text), reply.text))
+    pairs = [(r.truth, r.answer) for r in results if r.answer]
+    if not pairs:
+        return Calibration(size, tuple(results), None, None,
+                           "the model gave no usable point; check its replies above")
+    fx = _fit([t[0] for t, _ in pairs], [a[0] for _, a in pairs])
+    fy = _fit([t[1] for t, _ in pairs], [a[1] for _, a in pairs])
+    return Calibration(size, tuple(results), fx, fy, suggest(size, fx, fy, grid))

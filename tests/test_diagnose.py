@@ -1,0 +1,133 @@
+"""diagnose: each failure attributed to the stage that broke, on real runs with injected faults.
+
+Every fault is a paired run: the same reactive policy on the same page succeeds on the intact
+harness and fails with the fault switched on, so the stage diagnose names is the one the fault
+broke.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from viewer_helpers import (
+    REVEAL,
+    click,
+    frame_policy,
+    record,
+    reply,
+    reveal_policy,
+    scripted,
+    search_policy,
+)
+
+from webfovea.browser.session import BrowserSession
+from webfovea.diagnose import STAGES, diagnose, format_diagnosis
+from webfovea.testing import FakeRequest
+from webfovea.testing.local_server import LocalServer
+
+Policy = Callable[[FakeRequest], str]
+# fault -> (policy, the stage it breaks, words the evidence must contain)
+FAULTS: dict[str, tuple[Callable[[], Policy], str, str]] = {
+    "coords_3_4": (lambda: reveal_policy, "execute", "coordinate mapping"),
+    "no_enter": (lambda: search_policy("laptop\\n"), "execute", "Enter was not pressed"),
+    "no_frame_fingerprint": (lambda: frame_policy, "feedback", "inside frame"),
+    "no_token_strip": (lambda: search_policy("laptop<|eot_id|>\\n"), "parse", "<|eot_id|>"),
+}
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def runs(browser: BrowserSession, pages: LocalServer,
+               tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Path]:
+    """Each fault's paired runs (clean/<fault>, broken/<fault>) and a few other failures."""
+    root = tmp_path_factory.mktemp("diagnose")
+    for fault, (policy, _, _) in FAULTS.items():
+        clean = await record(browser, pages, root / "clean" / fault, policy())
+        assert clean.status == "finished", (fault, clean)
+        broken = await record(browser, pages, root / "broken" / fault, policy(), faults=fault,
+                              max_steps=2)
+        assert broken.status == "step_limit", (fault, broken)
+    await record(browser, pages, root / "budget", scripted([reply("reload()")] * 2),
+                 budgets={"reload": 1}, max_steps=2)
+    await record(browser, pages, root / "model", scripted([reply("wait()")]))
+    await record(browser, pages, root / "wrong", scripted(
+        [reply(click(REVEAL)), reply("finished(content='999')", "The total must be 999.")]))
+    yield root
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_injected_fault_is_attributed_to_its_stage(runs: Path, fault: str) -> None:
+    _, stage, words = FAULTS[fault]
+    result = diagnose(runs / "broken" / fault)
+    assert result.tasks == 1 and len(result.diagnosed) == 1
+    failure = result.diagnosed[0]
+    assert (failure.stage, failure.step) == (stage, 1), failure
+    assert words in failure.evidence
+    assert failure.status == "step_limit"
+
+
+@pytest.mark.parametrize("fault", FAULTS)
+def test_same_policy_on_intact_harness_has_nothing_to_diagnose(runs: Path, fault: str) -> None:
+    assert diagnose(runs / "clean" / fault).diagnosed == []
+    # Even asked about the finished task, no harness stage shows a fault.
+    forced = diagnose(runs / "clean" / fault, every_task=True).diagnosed
+    assert forced[0].stage == "decision", forced[0]
+    assert [f for f in forced[0].findings if f.strong] == []
+
+
+def test_budget_refusal_is_a_guardrail(runs: Path) -> None:
+    failure = diagnose(runs / "budget").diagnosed[0]
+    assert (failure.stage, failure.step) == ("guardrails", 2)
+    assert "budget:reload" in failure.evidence
+
+
+def test_model_that_stops_answering_is_the_model_stage(runs: Path) -> None:
+    failure = diagnose(runs / "model").diagnosed[0]
+    assert (failure.status, failure.stage, failure.step) == ("model_error", "model", None)
+    assert "could not be used" in failure.evidence
+
+
+def test_wrong_answer_with_a_working_harness_is_a_decision(runs: Path) -> None:
+    assert diagnose(runs / "wrong").diagnosed == []  # finished and unscored: not known to fail
+    failure = diagnose(runs / "wrong", every_task=True).diagnosed[0]
+    assert failure.stage == "decision"
+    assert "'999'" in failure.evidence
+
+
+def _bench(runs: Path, dest: Path, verdicts: dict[str, bool]) -> Path:
+    """A bench run directory as the bench runner lays it out, from the recorded task runs."""
+    for fault in FAULTS:
+        shutil.copytree(runs / "broken" / fault, dest / "tasks" / fault)
+    for name, correct in verdicts.items():
+        shutil.copytree(runs / name, dest / "tasks" / name)
+        (dest / "tasks" / name / "score.json").write_text(json.dumps({"correct": correct}))
+    return dest
+
+
+def test_bench_table_counts_each_stage_and_cli_prints_json(runs: Path, tmp_path: Path) -> None:
+    bench = _bench(runs, tmp_path / "bench", {"wrong": False, "budget": False})
+    text = format_diagnosis(diagnose(bench))
+    assert text.splitlines()[0] == "6 of 6 task(s) diagnosed"
+    assert "execute          2     33%" in text
+    out = subprocess.run([sys.executable, "-m", "webfovea.viewer.cli", "diagnose", str(bench),
+                          "--json"], capture_output=True, text=True, check=True).stdout
+    data = json.loads(out)
+    assert data["stages"] == {**dict.fromkeys(STAGES, 0), "execute": 2, "feedback": 1,
+                              "parse": 1, "guardrails": 1, "decision": 1}
+    by_task = {f["task"]: f["stage"] for f in data["failures"]}
+    assert by_task == {"coords_3_4": "execute", "no_enter": "execute",
+                       "no_frame_fingerprint": "feedback", "no_token_strip": "parse",
+                       "budget": "guardrails", "wrong": "decision"}
+
+
+def test_a_directory_that_is_no_run_is_a_clear_error(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "webfovea.viewer.cli", "diagnose",
+                           str(tmp_path)], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert "neither result.json" in done.stderr
