@@ -34,7 +34,7 @@ async def test_a_resizing_provider_shows_as_a_three_quarter_factor() -> None:
         await model.aclose()
     assert full.factor_x is not None and full.factor_y is not None
     assert abs(full.factor_x - 0.75) < 0.01 and abs(full.factor_y - 0.75) < 0.01
-    assert "no convention matches" in full.suggestion and "1440x810" in full.suggestion
+    assert "no convention matches" in full.suggestion and "a 1440x81" in full.suggestion
     assert capped.factor_x is not None and abs(capped.factor_x - 1) < 0.01
     assert capped.suggestion == "suggested: --coords image"
 

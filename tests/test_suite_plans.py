@@ -126,10 +126,14 @@ class Driver:
         await matches[index].scroll_into_view_if_needed()
 
     async def _read_text(self, label: str) -> str:
+        """DOM text of the smallest element holding the label (its parent if that is short),
+        private-use glyphs shown as '?', like the harness's read_text."""
         for frame in self.page.frames:
             found = frame.get_by_text(label).first
             if await found.count():
-                text = await found.locator("xpath=..").text_content() or ""
+                text = await found.text_content() or ""
+                if len(text) < 80:
+                    text = await found.locator("xpath=..").text_content() or ""
                 return re.sub(r"[\ue000-\uf8ff]", "?", " ".join(text.split()))[:600]
         return ""
 

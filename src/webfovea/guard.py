@@ -1,7 +1,10 @@
 """Guardrails enforced by the harness, whatever the model replies.
 
-The guard decides before an action runs whether it may run (budgets), and
-the loop asks it whether the task may take another step (steps, wall clock).
+The loop asks the guard whether the task may take another step (steps, wall
+clock), whether each parsed action may run (hotkey blacklist, answer grounding,
+per-action budgets), installs its browser side once per task (the domain lock)
+and appends its word to each executed action's note (repeat detector). A refusal
+names its guardrail; the loop records that name and sends the text as the note.
 """
 
 from __future__ import annotations
@@ -13,9 +16,13 @@ from typing import TYPE_CHECKING
 
 from .actions import Action
 from .config import AgentConfig
+from .domains import DomainPolicy
 from .errors import TaskStatus
+from .hotkeys import blacklisted
+from .repeats import PagePoints, RepeatDetector
 
 if TYPE_CHECKING:
+    from .browser.domain_lock import DomainLock
     from .browser.session import Tabs
 
 
@@ -30,6 +37,10 @@ class Guard:
     config: AgentConfig
     started: float = field(default_factory=time.monotonic)
     used: Counter[str] = field(default_factory=Counter)
+    repeats: RepeatDetector = field(default_factory=RepeatDetector)
+    lock: DomainLock | None = None
+    acted: bool = False  # an action other than finished has been let through
+    challenged: bool = False  # answer grounding has asked once
 
     def remaining(self) -> float:
         return self.config.time_limit - (time.monotonic() - self.started)
@@ -44,6 +55,33 @@ class Guard:
 
     def check(self, action: Action) -> Refusal | None:
         """A refusal if the action breaks a guardrail; counts it against its budget otherwise."""
+        refusal = self._hotkey(action) or self._grounding(action) or self._budget(action)
+        if refusal is None and action.name != "finished":
+            self.acted = True
+        return refusal
+
+    def _hotkey(self, action: Action) -> Refusal | None:
+        if action.name != "hotkey":
+            return None
+        key = action.text("key")
+        why = blacklisted(key)
+        if why is None:
+            return None
+        return Refusal("hotkey_blacklist", f"Refused by the hotkey blacklist: '{key}' {why}. "
+                                           "Use the listed actions instead.")
+
+    def _grounding(self, action: Action) -> Refusal | None:
+        """Challenge, once, an answer given before the agent has done anything on the page."""
+        if action.name != "finished" or self.acted or self.challenged:
+            return None
+        self.challenged = True
+        answer = action.text("content")
+        return Refusal("answer_grounding",
+                       f"Not accepted yet: you answered '{answer[:200]}' before doing anything on "
+                       "the page. Check that the answer is visible on the current page. If it "
+                       "is, reply finished(content=...) again with it; if not, keep working.")
+
+    def _budget(self, action: Action) -> Refusal | None:
         budget_class = action.spec.budget
         limit = self.config.action_budgets.get(budget_class)
         if limit is not None and self.used[budget_class] >= limit:
@@ -55,7 +93,11 @@ class Guard:
 
     async def install(self, tabs: Tabs, entry_url: str) -> None:
         """Set up the browser-side guardrails (domain lock) on a task's context."""
+        from .browser.domain_lock import DomainLock  # late: the guard's rules need no browser
 
-    def after(self, action: Action, outcome: str, points: tuple[tuple[int, int], ...]) -> str:
+        self.lock = DomainLock(DomainPolicy.for_task(entry_url, self.config.allow_domains), tabs)
+        await self.lock.install()
+
+    def after(self, action: Action, outcome: str, points: PagePoints) -> str:
         """An extra sentence for the note once an action keeps having no effect ('' if none)."""
-        return ""
+        return self.repeats.record(action, outcome, points)

@@ -36,11 +36,23 @@ _DOCUMENTS = {"patterns": [{"urlPattern": "*", "resourceType": "Document",
 _SHOWN_URL = 200
 
 
+_SENTENCES = {
+    "navigation": "a navigation to {url} was blocked: {reason}",
+    "new_tab": "a new tab to {url} was blocked: {reason}",
+    "redirect": "a redirect to {url} was blocked: {reason}",
+    "landed": "the tab reached {url} and was taken back at once: {reason}",
+    "download": "a download from {url} was blocked: {reason}",
+}
+
+
 @dataclass(frozen=True)
 class Blocked:
-    what: str  # "a navigation", "a new tab", "a redirect", "a page", "a download"
+    kind: str  # a key of _SENTENCES
     url: str
     reason: str
+
+    def sentence(self) -> str:
+        return _SENTENCES[self.kind].format(url=_shown(self.url), reason=self.reason)
 
 
 def _top_frame(request: Request) -> tuple[bool, Page | None]:
@@ -80,7 +92,7 @@ class DomainLock:
             reason = self.policy.verdict(request.url) if top else None
             if reason is not None:
                 await _quietly(route.abort("aborted"))
-                self._report("a new tab" if page is None else "a navigation", request.url, reason)
+                self._report("new_tab" if page is None else "navigation", request.url, reason)
                 if page is not None:
                     await self._close_if_empty(page)
                 return
@@ -109,8 +121,7 @@ class DomainLock:
             await _quietly(cdp.send("Fetch.continueRequest", request))
             return
         await _quietly(cdp.send("Fetch.failRequest", {**request, "errorReason": "Aborted"}))
-        self._report("a redirect" if event.get("redirectedRequestId") else "a navigation", url,
-                     reason)
+        self._report("redirect" if event.get("redirectedRequestId") else "navigation", url, reason)
         await self._close_if_empty(page)
 
     # --- layer 3: committed URLs -----------------------------------------------------------
@@ -122,7 +133,7 @@ class DomainLock:
         if reason is None:
             self._last_allowed[frame.page] = frame.url
         elif not frame.url.startswith("chrome-error:"):  # the browser's page for a failed load
-            self._report("a page", frame.url, f"{reason}; it was left at once")
+            self._report("landed", frame.url, reason)
             self._spawn(self._leave(frame.page))
 
     async def _leave(self, page: Page) -> None:
@@ -137,12 +148,12 @@ class DomainLock:
 
     async def _on_download(self, download: Download) -> None:
         failure = await download.failure()
-        name = download.suggested_filename
         if failure is None:
-            self.tabs.events.append(PageEvent("download", f"{name} was downloaded"))
+            self.tabs.events.append(
+                PageEvent("download", f"{download.suggested_filename} was downloaded"))
         else:
             why = "downloads are disabled" if "accept_downloads" in failure else failure
-            self._report(f"a download of {name}", download.url, why)
+            self._report("download", download.url, why)
 
     def _other_tabs(self, page: Page) -> bool:
         return any(p is not page and not p.is_closed() for p in self.tabs.context.pages)
@@ -152,10 +163,10 @@ class DomainLock:
         if page.url in ("", "about:blank") and self._other_tabs(page):
             await _quietly(page.close())
 
-    def _report(self, what: str, url: str, reason: str) -> None:
-        self.blocked.append(Blocked(what, url, reason))
-        self.tabs.events.append(
-            PageEvent("blocked", f"{what} to {_shown(url)} was blocked: {reason}"))
+    def _report(self, kind: str, url: str, reason: str) -> None:
+        blocked = Blocked(kind, url, reason)
+        self.blocked.append(blocked)
+        self.tabs.events.append(PageEvent("blocked", blocked.sentence()))
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.ensure_future(coroutine)

@@ -2,9 +2,8 @@
 //
 // One evaluate per frame and phase. "watch" only starts the watcher below; "baseline"
 // waits until it has watched long enough to know what changes by itself; "before"
-// snapshots the frame
-// and opens an action window; "peek" compares with the snapshot and keeps the window
-// open (the iframe fallback asks this); "after" compares and closes the window.
+// snapshots the frame and opens an action window; "peek" compares with the snapshot and
+// keeps the window open (the iframe fallback asks this); "after" compares and closes it.
 // (x, y) is the action point in this frame's CSS pixels, or null.
 //
 // Why a watcher and not two fingerprints: ticking clocks and rotating carousels change
