@@ -156,7 +156,8 @@ async def test_select_matches_exact_normalised_substring_and_lists_options(
 async def test_malformed_reply_becomes_a_note_and_the_run_goes_on(
         browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
     replies = ["I think I should click the search button.",
-               "Thought: fine.\nAction: finished(content='done')"]
+               # A first answer before acting on the page is challenged once (answer grounding).
+               *["Thought: fine.\nAction: finished(content='done')"] * 2]
     result, steps, fp = await _run(browser, tmp_path, pages.url("roundtrip/form.html"),
                                    ScriptedPolicy(replies))
     assert result.status == "finished"
@@ -166,14 +167,14 @@ async def test_malformed_reply_becomes_a_note_and_the_run_goes_on(
 
 async def test_rate_limit_is_retried(browser: BrowserSession, pages: LocalServer,
                                      tmp_path: Path) -> None:
-    policy = ScriptedPolicy(["Thought: done.\nAction: finished(content='7')"])
+    policy = ScriptedPolicy(["Thought: done.\nAction: finished(content='7')"] * 2)
     with FakeProvider(policy, resize_images_to=(1440, 810)) as fp:
         fp.fail_next(429, retry_after=0.2)
         model = load_model("openai:fake-vlm", base_url=fp.base_url)
         result = await run_task(Task("t", pages.url("roundtrip/form.html")), model=model,
                                 session=browser, config=AgentConfig(), out=tmp_path)
     assert result.status == "finished" and result.answer == "7"
-    assert result.usage.retries == 1 and len(fp.requests) == 2
+    assert result.usage.retries == 1 and len(fp.requests) == 3
 
 
 async def test_device_scale_factor_is_measured(pages: LocalServer, tmp_path: Path) -> None:

@@ -126,15 +126,14 @@ class Driver:
         await matches[index].scroll_into_view_if_needed()
 
     async def _read_text(self, label: str) -> str:
-        """DOM text of the smallest element holding the label (its parent if that is short),
-        private-use glyphs shown as '?', like the harness's read_text."""
+        """Up to 600 characters of DOM text around the label (from the parent of the element
+        holding it), private-use glyphs shown as '?', like the harness's read_text."""
         for frame in self.page.frames:
             found = frame.get_by_text(label).first
             if await found.count():
-                text = await found.text_content() or ""
-                if len(text) < 80:
-                    text = await found.locator("xpath=..").text_content() or ""
-                return re.sub(r"[\ue000-\uf8ff]", "?", " ".join(text.split()))[:600]
+                text = " ".join((await found.locator("xpath=..").text_content() or "").split())
+                start = max(0, text.lower().find(label.lower()) - 150)
+                return re.sub(r"[\ue000-\uf8ff]", "?", text[start:start + 600])
         return ""
 
 

@@ -18,18 +18,10 @@ from .errors import ParseError, TimeLimit, WebfoveaError
 from .geometry import model_space
 from .guard import Guard
 from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
-from .parse import ParsedReply, parse_reply
+from .parse import parse_reply
 from .prompt import HistoryItem, build_request
 from .task import Task
 from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
-
-
-@dataclass
-class _State:
-    history: list[HistoryItem] = field(default_factory=list)
-    images: list[SentImage] = field(default_factory=list)
-    note: str = ""
-    usage: Usage = field(default_factory=Usage)
 
 
 async def run_task(task: Task, *, model: Model, session: BrowserSession, config: AgentConfig,
@@ -45,7 +37,7 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
         tabs = await session.new_tabs()
         await guard.install(tabs, task.url)
         await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
-        await _loop(task, model, tabs, config, guard, writer, result)
+        await _Run(task, model, tabs, guard, writer, result).loop()
     except WebfoveaError as e:
         result.status, result.error = e.status, str(e)
     except PlaywrightError as e:
@@ -58,98 +50,109 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     return result
 
 
-async def _loop(task: Task, model: Model, tabs: Tabs, config: AgentConfig, guard: Guard,
-                writer: TrajectoryWriter, result: ResultRecord) -> None:
-    executor = Executor(tabs, config)
-    state = _State()
-    step = 0
-    while (stop := guard.stop_reason(step)) is None:
-        step += 1
-        record = await _step(step, task, model, tabs, executor, guard, writer, state, result)
-        writer.append_step(record)
-        result.steps, result.usage = step, UsageRecord(**asdict(state.usage))
-        writer.write_result(result)
-        if result.status == "finished":
-            return
-    result.status = stop
+@dataclass
+class _Run:
+    """One task's loop state; each method is one stage of a step."""
 
+    task: Task
+    model: Model
+    tabs: Tabs
+    guard: Guard
+    writer: TrajectoryWriter
+    result: ResultRecord
+    history: list[HistoryItem] = field(default_factory=list)
+    images: list[SentImage] = field(default_factory=list)
+    note: str = ""
+    usage: Usage = field(default_factory=Usage)
 
-async def _step(step: int, task: Task, model: Model, tabs: Tabs, executor: Executor, guard: Guard,
-                writer: TrajectoryWriter, state: _State, result: ResultRecord) -> StepRecord:
-    t0 = time.monotonic()
-    screen = await capture(tabs.page, cap=executor.config.image_cap)
-    space = model_space(screen.sent, executor.config.coords, executor.config.smart_resize)
-    state.images = [*state.images, SentImage(screen.png, screen.sent.width, screen.sent.height,
-                                             f"step {step}")][-executor.config.history_images:]
-    request = build_request(task=task.instruction, config=executor.config, history=state.history,
-                            images=state.images, space=space, note=state.note)
-    record = StepRecord(step=step, started_at=time.time(), url=screen.url,
-                        screenshot=writer.write_screen(step, screen.png),
-                        sent_size=(screen.sent.width, screen.sent.height),
-                        page_size=(screen.page.width, screen.page.height),
-                        model_size=(space.width, space.height))
-    harness = time.monotonic() - t0
-    reply = await _ask(model, request, guard)
-    state.usage.add(reply.usage)
-    record.model_seconds = reply_seconds = time.monotonic() - t0 - harness
-    record.raw_reply, record.usage = reply.text, UsageRecord(**asdict(reply.usage))
-    note = await _act(reply.text, record, screen, executor, guard, tabs, writer, result)
-    record.note, record.outcome = note.text, note.outcome
-    record.guardrail, record.frame = note.guardrail, note.frame
-    record.details = note.details
-    record.harness_seconds = time.monotonic() - t0 - reply_seconds
-    state.history.append(HistoryItem(step, record.thought, record.action_source or "(none)",
-                                     note.text))
-    state.note = note.text
-    return record
+    def __post_init__(self) -> None:
+        self.config: AgentConfig = self.guard.config
+        self.executor = Executor(self.tabs, self.config)
 
+    async def loop(self) -> None:
+        step = 0
+        while (stop := self.guard.stop_reason(step)) is None:
+            step += 1
+            try:
+                # Everything in a step, page actions included, is bounded by the time left.
+                record = await asyncio.wait_for(self.step(step), self.guard.remaining())
+            except asyncio.TimeoutError:
+                raise TimeLimit(f"the time limit ran out during step {step}") from None
+            self.writer.append_step(record)
+            self.result.steps, self.result.usage = step, UsageRecord(**asdict(self.usage))
+            self.writer.write_result(self.result)
+            if self.result.status != "running":
+                return
+        self.result.status = stop
 
-async def _ask(model: Model, request: ModelRequest, guard: Guard) -> ModelReply:
-    """One model call, bounded by the task's remaining wall time."""
-    remaining = guard.remaining()
-    if remaining <= 0:
-        raise TimeLimit("the task's time limit ran out before the model was asked")
-    try:
-        return await asyncio.wait_for(model.complete(request, timeout=remaining), remaining)
-    except asyncio.TimeoutError:
-        raise TimeLimit("the task's time limit ran out while waiting for the model") from None
+    async def step(self, step: int) -> StepRecord:
+        t0 = time.monotonic()
+        screen = await capture(self.tabs.page, cap=self.config.image_cap)
+        space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
+        sent = SentImage(screen.png, screen.sent.width, screen.sent.height, f"step {step}")
+        self.images = [*self.images, sent][-self.config.history_images:]
+        request = build_request(task=self.task.instruction, config=self.config,
+                                history=self.history, images=self.images, space=space,
+                                note=self.note)
+        record = StepRecord(step=step, started_at=time.time(), url=screen.url,
+                            screenshot=self.writer.write_screen(step, screen.png),
+                            sent_size=(screen.sent.width, screen.sent.height),
+                            page_size=(screen.page.width, screen.page.height),
+                            model_size=(space.width, space.height))
+        t_model = time.monotonic()
+        reply = await self.ask(request)
+        record.model_seconds = time.monotonic() - t_model
+        record.raw_reply, record.usage = reply.text, UsageRecord(**asdict(reply.usage))
+        note = await self.act(reply.text, record, screen)
+        record.note, record.outcome = note.text, note.outcome
+        record.guardrail, record.frame, record.details = note.guardrail, note.frame, note.details
+        record.harness_seconds = time.monotonic() - t0 - record.model_seconds
+        self.history.append(HistoryItem(step, record.thought, record.action_source or "(none)",
+                                        note.text))
+        self.note = note.text
+        return record
 
+    async def ask(self, request: ModelRequest) -> ModelReply:
+        """One model call (with the client's retries), bounded by the task's remaining time."""
+        reply = await self.model.complete(request, timeout=self.guard.remaining())
+        self.usage.add(reply.usage)
+        return reply
 
-async def _act(text: str, record: StepRecord, screen: Screen, executor: Executor, guard: Guard,
-               tabs: Tabs, writer: TrajectoryWriter, result: ResultRecord) -> feedback.Note:
-    """Parse the reply, apply the guardrails, execute; returns the note for the model."""
-    try:
-        parsed: ParsedReply = parse_reply(text)
-    except ParseError as e:
-        record.parse_error = str(e)
-        return feedback.Note("parse_error", str(e))
-    action = parsed.action
-    record.thought, record.stripped = parsed.thought, list(parsed.stripped)
-    record.action, record.action_source = action.to_json(), action.source()
-    refusal = guard.check(action)
-    if refusal is not None:
-        return feedback.refused(refusal.guardrail, refusal.note)
-    if action.name == "finished":
-        await _record_answer(action.text("content"), tabs, writer, result)
+    async def act(self, text: str, record: StepRecord, screen: Screen) -> feedback.Note:
+        """Parse the reply, apply the guardrails, execute; returns the note for the model."""
+        try:
+            parsed = parse_reply(text)
+        except ParseError as e:
+            record.parse_error = str(e)
+            return feedback.Note("parse_error", str(e))
+        action = parsed.action
+        record.thought, record.stripped = parsed.thought, list(parsed.stripped)
+        record.action, record.action_source = action.to_json(), action.source()
+        refusal = self.guard.check(action)
+        if refusal is not None:
+            return feedback.refused(refusal.guardrail, refusal.note)
+        if action.name == "finished":
+            return await self.answer(action.text("content"))
+        note = await safe_execute(self.executor, action, screen)
+        record.page_points = list(note.page_points)
+        escalation = self.guard.after(action, note.outcome, note.page_points)
+        if escalation:
+            note.text = f"{note.text} {escalation}"
+        return note
+
+    async def answer(self, content: str) -> feedback.Note:
+        """The answer with its evidence: the page as it was when the answer was given."""
+        result = self.result
+        try:
+            result.evidence = self.writer.write_evidence(await self.tabs.page.screenshot(type="png"))
+        except PlaywrightError as e:
+            result.error = f"evidence screenshot failed: {e.message}"
+        result.answer_url, result.evidence_at = self.tabs.page.url, time.time()
+        if not content.strip():
+            result.status = "gave_up"
+            return feedback.Note("answer", "Finished without an answer.")
+        result.status, result.answer = "finished", content
         return feedback.Note("answer", "Answer recorded.")
-    note = await safe_execute(executor, action, screen)
-    record.page_points = list(note.page_points)
-    escalation = guard.after(action, note.outcome, note.page_points)
-    if escalation:
-        note.text = f"{note.text} {escalation}"
-    return note
-
-
-async def _record_answer(answer: str, tabs: Tabs, writer: TrajectoryWriter,
-                         result: ResultRecord) -> None:
-    """The answer with its evidence: the page as it was when the answer was given."""
-    try:
-        png = await tabs.page.screenshot(type="png")
-        result.evidence = writer.write_evidence(png)
-    except PlaywrightError as e:
-        result.error = f"evidence screenshot failed: {e.message}"
-    result.status, result.answer = "finished", answer
-    result.answer_url, result.evidence_at = tabs.page.url, time.time()
 
 
 def _jsonable(config: AgentConfig) -> dict[str, object]:

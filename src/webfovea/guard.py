@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .actions import Action
+from .browser.domain_lock import DomainLock
 from .config import AgentConfig
 from .domains import DomainPolicy
 from .errors import TaskStatus
@@ -22,7 +23,6 @@ from .hotkeys import blacklisted
 from .repeats import PagePoints, RepeatDetector
 
 if TYPE_CHECKING:
-    from .browser.domain_lock import DomainLock
     from .browser.session import Tabs
 
 
@@ -93,8 +93,6 @@ class Guard:
 
     async def install(self, tabs: Tabs, entry_url: str) -> None:
         """Set up the browser-side guardrails (domain lock) on a task's context."""
-        from .browser.domain_lock import DomainLock  # late: the guard's rules need no browser
-
         self.lock = DomainLock(DomainPolicy.for_task(entry_url, self.config.allow_domains), tabs)
         await self.lock.install()
 

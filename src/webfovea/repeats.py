@@ -32,7 +32,7 @@ class _Seen:
     def same(self, name: str, args: tuple[tuple[str, str], ...], points: PagePoints) -> bool:
         return (self.name, self.args) == (name, args) and len(self.points) == len(points) and all(
             abs(a[0] - b[0]) <= TOLERANCE and abs(a[1] - b[1]) <= TOLERANCE
-            for a, b in zip(self.points, points))
+            for a, b in zip(self.points, points, strict=True))
 
 
 def _key(action: Action, points: PagePoints) -> tuple[str, tuple[tuple[str, str], ...], PagePoints]:

@@ -13,7 +13,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from dateparser.date import DateDataParser
 
@@ -125,6 +125,7 @@ def _dateparser(text: str) -> tuple[DateValue, ...]:
     data = _parser().get_date_data(text)
     if data.date_obj is None:
         return ()
-    period = data.period if data.period in _RANK else "day"  # "time", "week" → a day
+    # dateparser's other periods ("time", "week") are at least a day's precision.
+    period = cast(Precision, data.period if data.period in _RANK else "day")
     d = data.date_obj
-    return (DateValue(d.year, d.month, d.day, period),)  # type: ignore[arg-type]
+    return (DateValue(d.year, d.month, d.day, period),)

@@ -1,34 +1,37 @@
 """The domain lock in the browser: top-level documents come only from the task's site.
 
-No single hook sees every way out, so three layers share one rule
-(:class:`webfovea.domains.DomainPolicy`):
-
-1. ``context.route`` sees every top-frame document request of every tab, including
-   a new tab's first navigation: clicked links, form posts, meta refresh,
-   ``location=`` from a timer, ``target=_blank``, ``window.open``.
-2. A CDP ``Fetch`` session per tab, for documents only, also sees each hop of an
-   HTTP redirect, which Playwright's routing lets through unseen.
-3. A check of every URL a tab's main frame commits: whatever still lands outside
-   (a new tab that redirected before its session was attached) is left at once.
+The lock is a CDP ``Fetch`` interception of document requests on a browser-level
+session: it sees every top-frame document request of the task's context — clicked
+links, form posts, meta refresh, ``location=`` from a timer, each hop of an HTTP
+redirect, and the first navigation of a new tab (``target=_blank``,
+``window.open``) before Playwright even reports the tab. A request belongs to a
+top frame when its frame id is a page target (Chromium names a tab's main frame
+after its target); subframes, scripts, images and XHR are never paused, so an
+embedded dashboard from another origin still loads. Requests of other contexts in
+the same browser pass straight through.
 
 Blocked requests fail with ERR_ABORTED, which keeps the current document in place
-(ERR_BLOCKED_BY_CLIENT would replace it with an error page). Subframes, scripts,
-images and XHR are never touched. Every block is appended to ``tabs.events`` so the
-next note reports it. Downloads are reported here too: a download is a navigation
-whose response is a file (the context refuses it unless downloads are enabled).
+(ERR_BLOCKED_BY_CLIENT would replace it with an error page); a new tab whose first
+navigation is blocked is closed. As a last line, every URL a known tab's main frame
+commits is checked too, and a tab that still lands outside is taken back. Every
+block is appended to ``tabs.events`` so the next note reports it. Downloads are
+reported here as well: a download is a navigation whose response is a file, and
+the context refuses it unless downloads are enabled.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from playwright.async_api import CDPSession, Download, Frame, Page, Request, Route
+from playwright.async_api import CDPSession, Download, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from ..domains import DomainPolicy
+from ..errors import BrowserError
 from .session import PageEvent, Tabs
 
 _DOCUMENTS = {"patterns": [{"urlPattern": "*", "resourceType": "Document",
@@ -36,7 +39,8 @@ _DOCUMENTS = {"patterns": [{"urlPattern": "*", "resourceType": "Document",
 _SHOWN_URL = 200
 
 
-_SENTENCES = {
+BlockKind = Literal["navigation", "new_tab", "redirect", "landed", "download"]
+_SENTENCES: dict[BlockKind, str] = {
     "navigation": "a navigation to {url} was blocked: {reason}",
     "new_tab": "a new tab to {url} was blocked: {reason}",
     "redirect": "a redirect to {url} was blocked: {reason}",
@@ -47,23 +51,12 @@ _SENTENCES = {
 
 @dataclass(frozen=True)
 class Blocked:
-    kind: str  # a key of _SENTENCES
+    kind: BlockKind
     url: str
     reason: str
 
     def sentence(self) -> str:
         return _SENTENCES[self.kind].format(url=_shown(self.url), reason=self.reason)
-
-
-def _top_frame(request: Request) -> tuple[bool, Page | None]:
-    """Whether a navigation request is for a top frame, and its tab (None: not known yet)."""
-    try:
-        frame = request.frame
-    except PlaywrightError:
-        # Playwright has not attached the frame to a page yet: that only happens for
-        # the first navigation of a tab that is still opening.
-        return True, None
-    return frame.parent_frame is None, frame.page
 
 
 def _shown(url: str) -> str:
@@ -75,56 +68,63 @@ class DomainLock:
     policy: DomainPolicy
     tabs: Tabs
     blocked: list[Blocked] = field(default_factory=list)
+    _cdp: CDPSession | None = None
+    _context_id: str = ""
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
     _last_allowed: dict[Page, str] = field(default_factory=dict)
 
     async def install(self) -> None:
         """Start enforcing on the task's context; call before the entry URL loads."""
-        await self.tabs.context.route("**/*", self._route)
-        self.tabs.context.on("page", lambda page: self._spawn(self._watch(page)))
-        await self._watch(self.tabs.page)
+        context = self.tabs.context
+        if context.browser is None:
+            raise BrowserError("the domain lock needs a browser-launched context")
+        page_cdp = await context.new_cdp_session(self.tabs.page)
+        self._context_id = (await page_cdp.send("Target.getTargetInfo"))["targetInfo"][
+            "browserContextId"]
+        await page_cdp.detach()
+        self._cdp = cdp = await context.browser.new_browser_cdp_session()
+        cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._paused(cdp, event)))
+        await cdp.send("Fetch.enable", _DOCUMENTS)
+        context.on("close", lambda _: self._spawn(_quietly(cdp.detach())))
+        context.on("page", self._watch)
+        self._watch(self.tabs.page)
 
-    # --- layer 1: routing ------------------------------------------------------------------
+    # --- the network layer -----------------------------------------------------------------
 
-    async def _route(self, route: Route, request: Request) -> None:
-        if request.is_navigation_request():
-            top, page = _top_frame(request)
-            reason = self.policy.verdict(request.url) if top else None
-            if reason is not None:
-                await _quietly(route.abort("aborted"))
-                self._report("new_tab" if page is None else "navigation", request.url, reason)
-                if page is not None:
-                    await self._close_if_empty(page)
-                return
-        await _quietly(route.fallback())
-
-    # --- layer 2: CDP, for redirect hops ---------------------------------------------------
-
-    async def _watch(self, page: Page) -> None:
-        page.on("framenavigated", self._on_navigated)
-        page.on("download", lambda download: self._spawn(self._on_download(download)))
-        try:
-            cdp = await self.tabs.context.new_cdp_session(page)
-            tree = await cdp.send("Page.getFrameTree")
-            main = tree["frameTree"]["frame"]["id"]
-            cdp.on("Fetch.requestPaused",
-                   lambda event: self._spawn(self._paused(cdp, main, page, event)))
-            await cdp.send("Fetch.enable", _DOCUMENTS)
-        except PlaywrightError:
-            pass  # the tab closed before it could be watched: nothing left to guard
-
-    async def _paused(self, cdp: CDPSession, main: str, page: Page, event: dict[str, Any]) -> None:
-        url = event["request"]["url"]
-        reason = self.policy.verdict(url) if event.get("frameId") == main else None
+    async def _paused(self, cdp: CDPSession, event: dict[str, Any]) -> None:
         request = {"requestId": event["requestId"]}
-        if reason is None:
+        url = event["request"]["url"]
+        tab = await self._our_tab(cdp, event.get("frameId", ""))
+        reason = self.policy.verdict(url) if tab is not None else None
+        if tab is None or reason is None:
             await _quietly(cdp.send("Fetch.continueRequest", request))
             return
         await _quietly(cdp.send("Fetch.failRequest", {**request, "errorReason": "Aborted"}))
-        self._report("redirect" if event.get("redirectedRequestId") else "navigation", url, reason)
-        await self._close_if_empty(page)
+        new_tab = tab["url"] in ("", "about:blank") and bool(tab.get("openerId"))
+        kind: BlockKind = "redirect" if event.get("redirectedRequestId") else (
+            "new_tab" if new_tab else "navigation")
+        self._report(kind, url, reason)
+        if new_tab:  # nothing ever loaded in it: an empty tab the agent must not be shown
+            await _quietly(cdp.send("Target.closeTarget", {"targetId": tab["targetId"]}))
 
-    # --- layer 3: committed URLs -----------------------------------------------------------
+    async def _our_tab(self, cdp: CDPSession, frame_id: str) -> dict[str, Any] | None:
+        """The tab (page target) whose main frame is ``frame_id``, if it is in our context."""
+        try:
+            info: dict[str, Any] = (await cdp.send("Target.getTargetInfo",
+                                                   {"targetId": frame_id}))["targetInfo"]
+        except PlaywrightError:
+            return None  # not a target: a subframe inside a page
+        ours = info["type"] == "page" and info["browserContextId"] == self._context_id
+        return info if ours else None
+
+    # --- the last line: committed URLs -----------------------------------------------------
+
+    def _watch(self, page: Page) -> None:
+        page.on("framenavigated", self._on_navigated)
+        page.on("download", lambda download: self._spawn(self._on_download(download)))
+        # A new tab is reported once its first document has committed, before these
+        # listeners existed: check what it holds now.
+        self._on_navigated(page.main_frame)
 
     def _on_navigated(self, frame: Frame) -> None:
         if frame.parent_frame is not None:
@@ -138,7 +138,7 @@ class DomainLock:
 
     async def _leave(self, page: Page) -> None:
         """Close a tab that landed outside, or send the only tab back to its last page."""
-        if self._other_tabs(page):
+        if any(p is not page and not p.is_closed() for p in self.tabs.context.pages):
             await _quietly(page.close())
         else:
             back = self._last_allowed.get(page, self.policy.entry_url)
@@ -155,15 +155,7 @@ class DomainLock:
             why = "downloads are disabled" if "accept_downloads" in failure else failure
             self._report("download", download.url, why)
 
-    def _other_tabs(self, page: Page) -> bool:
-        return any(p is not page and not p.is_closed() for p in self.tabs.context.pages)
-
-    async def _close_if_empty(self, page: Page) -> None:
-        """A tab whose only navigation was blocked is an empty tab: close it."""
-        if page.url in ("", "about:blank") and self._other_tabs(page):
-            await _quietly(page.close())
-
-    def _report(self, kind: str, url: str, reason: str) -> None:
+    def _report(self, kind: BlockKind, url: str, reason: str) -> None:
         blocked = Blocked(kind, url, reason)
         self.blocked.append(blocked)
         self.tabs.events.append(PageEvent("blocked", blocked.sentence()))
@@ -176,7 +168,5 @@ class DomainLock:
 
 async def _quietly(call: Coroutine[Any, Any, Any]) -> None:
     """Await a browser call that fails only because its tab or request is already gone."""
-    try:
+    with contextlib.suppress(PlaywrightError):
         await call
-    except PlaywrightError:
-        pass

@@ -82,15 +82,15 @@ class Executor:
         except OutsideImage as e:
             return feedback.refused("image_bounds", f"Refused: {e}.")
         page_before = self.tabs.page
-        hit = await hit_test(page_before, *mapped.points[0]) if mapped.points else None
-        frame_point = (hit.frame, hit.x, hit.y) if hit and hit.in_child_frame else None
         point = mapped.points[0] if mapped.points else None
-        before = await fingerprint.take(self.tabs, point=point, frame_point=frame_point)
+        hit = await hit_test(page_before, *point) if point else None
+        before = await fingerprint.before(self.tabs, point=point, hit=hit)
         effect = await self._handlers[action.name](mapped, hit)
         settled = await settle(self.tabs, cap=self.config.settle_cap) if effect.settles else True
-        after = before
+        # Not fingerprinted again when the action leaves the page alone or a new tab took over.
+        after: fingerprint.Fingerprint | None = None
         if effect.settles and self.tabs.page is page_before:
-            after = await fingerprint.take(self.tabs, point=point, frame_point=frame_point)
+            after = await fingerprint.after(self.tabs, point=point, hit=hit, canvas=before.canvas)
         events = self.tabs.drain_events()
         return feedback.compose(
             mapped=mapped, hit=hit, effect=effect, before=before, after=after,
@@ -100,8 +100,14 @@ class Executor:
     # --- pointer -------------------------------------------------------------------------
 
     async def _do_click(self, m: Mapped, hit: Hit | None) -> Effect:
+        from .frame_fallback import after_click  # the iframe fallback (DESIGN's execute stage)
+
         await self.tabs.page.mouse.click(*m.points[0])
-        return Effect()
+        if hit is None or not hit.in_child_frame:
+            return Effect()
+        report = await after_click(self.tabs, hit, cap=self.config.settle_cap)
+        return Effect(facts=report.facts, details={"dom_fallback": report.dispatched,
+                                                   "captcha": report.captcha})
 
     async def _do_left_double(self, m: Mapped, hit: Hit | None) -> Effect:
         await self.tabs.page.mouse.dblclick(*m.points[0])
@@ -113,7 +119,7 @@ class Executor:
 
     async def _do_hover(self, m: Mapped, hit: Hit | None) -> Effect:
         await self.tabs.page.mouse.move(*m.points[0], steps=4)
-        return Effect(compare_text=True)
+        return Effect(compare_text=True, facts=["the pointer stays there"])
 
     async def _do_drag(self, m: Mapped, hit: Hit | None) -> Effect:
         mouse = self.tabs.page.mouse

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from PIL import Image, ImageChops
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Frame, Page
+from playwright.async_api import FloatRect, Frame, Page
 
 from .. import faults
 from .locate import Hit, short_url
@@ -59,7 +59,7 @@ class FramePrint:
 
 @dataclass(frozen=True)
 class CanvasPrint:
-    clip: dict[str, float]
+    clip: FloatRect
     grey: bytes
     animating: bool = False
 
@@ -111,7 +111,7 @@ async def _take(tabs: Tabs, phase: Phase, point: tuple[int, int] | None, hit: Hi
     results = await asyncio.gather(*(_evaluate(f, phase, _local_point(f, point, hit))
                                      for f in frames))
     primary = {tabs.page.main_frame, hit.frame if hit else tabs.page.main_frame}
-    return [FramePrint(f, data, f in primary) for f, data in zip(frames, results) if data]
+    return [FramePrint(f, data, f in primary) for f, data in zip(frames, results, strict=True) if data]
 
 
 async def watch(page: Page) -> None:
@@ -212,7 +212,7 @@ def _movement(delta: list[int]) -> str:
 # --- canvas: where text cannot tell, a cheap image hash of the canvas region ---------------
 
 
-async def _canvas(page: Page, clip: dict[str, float]) -> CanvasPrint | None:
+async def _canvas(page: Page, clip: FloatRect) -> CanvasPrint | None:
     try:
         png = await page.screenshot(type="png", clip=clip)
     except PlaywrightError:
@@ -237,5 +237,4 @@ async def _canvas_before(page: Page, hit: Hit | None) -> CanvasPrint | None:
 def _differs(a: bytes, b: bytes) -> bool:
     one = Image.frombytes("L", CANVAS_SAMPLE, a)
     two = Image.frombytes("L", CANVAS_SAMPLE, b)
-    low, high = ImageChops.difference(one, two).getextrema()  # type: ignore[misc]
-    return int(high) > CANVAS_TOLERANCE
+    return bool(ImageChops.difference(one, two).point(lambda v: v > CANVAS_TOLERANCE).getbbox())

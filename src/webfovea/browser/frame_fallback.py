@@ -9,6 +9,7 @@ for a human, and the note says so.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from dataclasses import dataclass, field
 
@@ -79,10 +80,8 @@ def _chain(frame: Frame) -> list[Frame]:
 
 async def _settle_frame(frame: Frame, cap: float) -> None:
     """The page-level settle watches the main document only; this one watches the frame."""
-    try:
+    with contextlib.suppress(PlaywrightError):  # a frame gone away: the fingerprint says so
         await frame.evaluate(js("settle"), {"quietMs": FRAME_QUIET_MS, "capMs": cap * 1000})
-    except PlaywrightError:
-        pass  # the frame navigated or went away: the fingerprint will say so
 
 
 async def after_click(tabs: Tabs, hit: Hit, *, cap: float) -> FallbackReport:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from playwright.async_api import ElementHandle, Frame, Page
+from playwright.async_api import ElementHandle, FloatRect, Frame, Page
 
 from .scripts import js
 
@@ -41,7 +41,7 @@ class Hit:
         """SVG or canvas under the point: its effect may be text or pixels only."""
         return self.info.get("graphic") if self.info else None
 
-    def canvas_clip(self) -> dict[str, float] | None:
+    def canvas_clip(self) -> FloatRect | None:
         """The visible part of the canvas under the point, in page (viewport) CSS pixels."""
         box = self.info.get("canvas") if self.info else None
         if not box:
@@ -51,7 +51,7 @@ class Hit:
         right, bottom = box["left"] + dx + box["width"], box["top"] + dy + box["height"]
         if right - left < 1 or bottom - top < 1:
             return None
-        return {"x": left, "y": top, "width": right - left, "height": bottom - top}
+        return FloatRect(x=left, y=top, width=right - left, height=bottom - top)
 
     def describe(self) -> str:
         """Tag, role, own visible text, frame and clickability, for a note."""

@@ -8,17 +8,24 @@ from typing import TextIO
 from .sites.base import EXTERNAL_DOMAIN, SITE_DOMAIN, Site
 from .sites.charts.site import ChartsSite
 from .sites.energy.site import DashSite, EnergySite
+from .sites.external.site import DataApiSite, SearchEngineSite
 from .sites.filings.site import FilingsSite
+from .sites.rankings.site import RankingsSite
 from .sites.stats.site import StatsSite
 from .spec import SuiteTask
 
 DOMAINS = (SITE_DOMAIN, EXTERNAL_DOMAIN)
 SITE_CLASSES: tuple[type[Site], ...] = (StatsSite, EnergySite, DashSite,
-                                               ChartsSite, FilingsSite)
+                                               ChartsSite, FilingsSite, RankingsSite,
+                                               SearchEngineSite,
+                                               DataApiSite)
 
 
 def build_sites(seed: int) -> list[Site]:
-    return [cls(seed) for cls in SITE_CLASSES]
+    sites = [cls(seed) for cls in SITE_CLASSES]
+    for site in sites:
+        site.connect(sites)
+    return sites
 
 
 def tasks(seed: int) -> list[SuiteTask]:

@@ -102,7 +102,7 @@ class PlanRunner:
 
     def _read(self, step: Read, layout: Layout) -> Move | None:
         el = layout.get(step.target)
-        if el is None or not el.in_view:
+        if el is None or not el.in_view or el.hit is False:
             return self._reveal(el, layout, step.target)
         got = capture(el.text, step.pattern, step.into)
         if got is None:

@@ -59,6 +59,8 @@ class SuiteApp:
             return self._control(req, lane)
         if req.path.startswith("/static/"):
             return _static(req.path[len("/static/"):])
+        if req.path == "/favicon.ico":
+            return Response(204, b"")
         site = self.sites.get(req.host)
         if site is None:
             return self._index() if req.path == "/" else _not_found(req)

@@ -1,25 +1,35 @@
-// Matches of a text in this frame (case-insensitive, across element text).
-// With `scrollTo` set, scroll match number `scrollTo` into view and mark it.
+// Matches of a text in this frame (case-insensitive, visible text nodes only).
+// With `scrollTo` set, scroll match number `scrollTo` into view and select it, so the
+// screenshot shows where it is. Returns the number of matches, never the text.
 ({ text, scrollTo }) => {
-  const needle = text.toLowerCase();
+  const norm = (s) => s.replace(/\u00a0/g, " ").toLowerCase();
+  const needle = norm(text);
+  if (!needle.trim()) return 0;
+  const shown = (el) => (el.checkVisibility
+    ? el.checkVisibility({ visibilityProperty: true })
+    : el.getClientRects().length > 0);
   const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
   const hits = [];
+  const seen = new Map();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const hay = node.nodeValue.toLowerCase();
+    const parent = node.parentElement;
+    if (!parent || ["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"].includes(parent.tagName)) continue;
+    const hay = norm(node.nodeValue);
     let at = hay.indexOf(needle);
-    while (needle && at !== -1) {
-      const parent = node.parentElement;
-      const style = parent ? getComputedStyle(parent) : null;
-      if (!style || (style.display !== "none" && style.visibility !== "hidden")) hits.push([node, at]);
+    if (at === -1) continue;
+    if (!seen.has(parent)) seen.set(parent, shown(parent));
+    if (!seen.get(parent)) continue;
+    while (at !== -1) {
+      hits.push([node, at]);
       at = hay.indexOf(needle, at + needle.length);
     }
   }
   if (scrollTo !== null && scrollTo < hits.length) {
     const [node, at] = hits[scrollTo];
+    node.parentElement.scrollIntoView({ block: "center", inline: "nearest" });
     const range = document.createRange();
     range.setStart(node, at);
     range.setEnd(node, at + needle.length);
-    node.parentElement.scrollIntoView({ block: "center", inline: "nearest" });
     const sel = window.getSelection();
     sel.removeAllRanges();
     sel.addRange(range);

@@ -1,36 +1,81 @@
-// The DOM text around the best match for a label, hidden text included.
-// Exact element text beats containment; visible beats hidden; then the match
-// nearest the viewport centre. Private-use-area glyphs (icon fonts) become "?".
+// The DOM text around the best match for a label in this frame, hidden text included.
+// Match levels: exact (3: the element's own words equal the label), contained (2),
+// fuzzy (1: every word of the label among the element's words). Then visible beats
+// hidden, then nearest the viewport centre. Characters a font draws as something else
+// become "?" and are counted: private-use-area code points (icon fonts such as Font
+// Awesome) and words set in a ligature icon font (Material Icons' "search").
 ({ label, limit }) => {
-  const want = label.replace(/\s+/g, " ").trim().toLowerCase();
+  const squash = (s) => (s || "").replace(/\s+/g, " ").trim();
+  const key = (s) => squash(s).toLowerCase().replace(/[\s:：.,;!?*]+$/u, "");
+  const words = (s) => key(s).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const want = key(label);
   if (!want) return { matches: 0 };
-  const norm = (s) => (s || "").replace(/\s+/g, " ").trim();
+  const wantWords = words(label);
+  const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"]);
+  const ICON_FONT = /icon|awesome|material symbols|glyph|octicon|dashicons/i;
+  const PUA = /[\uE000-\uF8FF]|[\uDB80-\uDBFF][\uDC00-\uDFFF]/g;
+
+  const level = (text) => {
+    const k = key(text);
+    if (!k) return 0;
+    if (k === want) return 3;
+    if (k.includes(want)) return 2;
+    const have = new Set(words(text));
+    return wantWords.length && wantWords.every((w) => have.has(w)) ? 1 : 0;
+  };
   const cands = [];
   for (const el of document.querySelectorAll("body *")) {
-    if (["SCRIPT", "STYLE", "NOSCRIPT"].includes(el.tagName)) continue;
-    const own = norm(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.nodeValue).join(" "));
-    const attr = norm(el.getAttribute("aria-label") || el.getAttribute("title") || "");
-    const mine = own || attr;
-    if (!mine || !mine.toLowerCase().includes(want)) continue;
+    if (SKIP.has(el.tagName)) continue;
+    const own = Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.nodeValue).join(" ");
+    const attr = el.getAttribute("aria-label") || el.getAttribute("title") || el.getAttribute("alt") || "";
+    const lvl = Math.max(level(own), level(attr));
+    if (!lvl) continue;
     const r = el.getBoundingClientRect();
-    const s = getComputedStyle(el);
-    const visible = r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none" && Number(s.opacity) > 0;
-    const dx = r.left + r.width / 2 - innerWidth / 2;
-    const dy = r.top + r.height / 2 - innerHeight / 2;
-    cands.push({ el, exact: mine.toLowerCase() === want ? 1 : 0, visible: visible ? 1 : 0, dist: Math.hypot(dx, dy) });
+    const visible = el.checkVisibility ? el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : r.width > 0;
+    const dist = Math.hypot(r.left + r.width / 2 - innerWidth / 2, r.top + r.height / 2 - innerHeight / 2);
+    cands.push({ el, lvl, visible: visible ? 1 : 0, dist });
   }
   if (!cands.length) return { matches: 0 };
-  cands.sort((a, b) => b.exact - a.exact || b.visible - a.visible || a.dist - b.dist);
-  const best = cands[0].el;
-  let box = best;
-  while (box.parentElement && norm(box.textContent).length < Math.min(limit, 160) && box.parentElement !== document.body) {
+  cands.sort((a, b) => b.lvl - a.lvl || b.visible - a.visible || a.dist - b.dist);
+  const best = cands[0];
+
+  // Context: the nearest ancestor holding enough text, walked text node by text node.
+  let box = best.el;
+  while (box.parentElement && box !== document.body && squash(box.textContent).length < limit / 2) {
     box = box.parentElement;
   }
-  const full = norm(box.textContent);
-  const at = Math.max(0, full.toLowerCase().indexOf(want));
-  const start = Math.max(0, Math.min(at - Math.floor(limit / 3), full.length - limit));
-  let out = full.slice(start, start + limit);
-  let glyphs = 0;
-  out = out.replace(/[\uE000-\uF8FF]|[\uDB80-\uDBFF][\uDC00-\uDFFF]/g, () => { glyphs += 1; return "?"; });
-  return { matches: cands.length, exact: cands[0].exact === 1, visible: cands[0].visible === 1, text: out, glyphs, tag: best.tagName.toLowerCase() };
+  const iconFont = new Map();
+  const isIcon = (el) => {
+    if (!iconFont.has(el)) iconFont.set(el, ICON_FONT.test(getComputedStyle(el).fontFamily));
+    return iconFont.get(el);
+  };
+  const GLYPH = "\u0000"; // placeholder, so only glyphs inside the window are counted
+  let at = -1;
+  const pieces = [];
+  let length = 0;
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || parent.closest("script, style, noscript, template")) continue;
+    let piece = squash(node.nodeValue);
+    if (!piece) continue;
+    const pua = piece.replace(PUA, GLYPH);
+    // A ligature icon font draws each word as one glyph; PUA code points are one each.
+    piece = pua === piece && isIcon(parent) ? piece.split(" ").map(() => GLYPH).join(" ") : pua;
+    if (at === -1 && best.el.contains(node)) at = length;
+    pieces.push(piece);
+    length += piece.length + 1;
+  }
+  const full = pieces.join(" ");
+  const start = Math.max(0, Math.min(Math.max(at, 0) - Math.floor(limit / 3), full.length - limit));
+  const window_ = full.slice(start, start + limit);
+  return {
+    matches: cands.length,
+    level: best.lvl,
+    visible: best.visible === 1,
+    dist: best.dist,
+    text: window_.split(GLYPH).join("?"),
+    glyphs: window_.split(GLYPH).length - 1,
+    tag: best.el.tagName.toLowerCase(),
+  };
 }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from ..spec import SuiteTask
@@ -34,6 +36,15 @@ def long_date(iso: str) -> str:
     return f"{day} {MONTHS[month - 1]} {year}"
 
 
+@dataclass(frozen=True)
+class SearchEntry:
+    """A page as the external search engine indexes it; the snippet may leak an answer."""
+
+    title: str
+    url: str
+    snippet: str
+
+
 class Site:
     """One website of the suite, served under ``host``.
 
@@ -57,6 +68,17 @@ class Site:
 
     def tasks(self) -> list[SuiteTask]:
         return []
+
+    def connect(self, sites: Sequence[Site]) -> None:
+        """Called once every site exists; the external hosts index the others here."""
+
+    def search_entries(self) -> list[SearchEntry]:
+        """Pages the external search engine knows about (shortcuts a task must not take)."""
+        return []
+
+    def api_records(self) -> dict[str, list[dict[str, object]]]:
+        """Datasets the external data API serves, by name (shortcuts a task must not take)."""
+        return {}
 
     def rng(self, purpose: str) -> random.Random:
         return random.Random(f"{self.seed}:{self.name}:{purpose}")

@@ -8,7 +8,7 @@ import random
 
 from ...spec import SuiteTask
 from ...web import Markup, Request, Response, join, query_string, render, tag
-from ..base import Site, long_date, number
+from ..base import SearchEntry, Site, long_date, number
 from .data import TYPES, Filing, generate
 from .prose import SECTIONS, paragraph
 from .tasks import filings_tasks
@@ -64,6 +64,20 @@ class FilingsSite(Site):
 
     def help(self, req: Request) -> Response:
         return self._shell("help", "Help")
+
+    def search_entries(self) -> list[SearchEntry]:
+        return [SearchEntry(f"{f.company} {f.kind} {f.year} - Fovea Filings Registry",
+                            self.url(f"/filing/{f.accession}"),
+                            f"{f.company} reports total installed capacity of "
+                            f"{number(f.facts.capacity_mw)} MW and {number(f.facts.employees)} "
+                            f"employees at year end {f.year}.")
+                for f in self.data.filings if f.facts is not None]
+
+    def api_records(self) -> dict[str, list[dict[str, object]]]:
+        return {"filings": [{"company": f.company, "type": f.kind, "year": f.year,
+                             "filed": f.filed, "accession": f.accession,
+                             **(vars(f.facts) if f.facts else {})}
+                            for f in self.data.filings]}
 
     def tasks(self) -> list[SuiteTask]:
         return filings_tasks(self.data, self.url)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from ...spec import SuiteTask
 from ...web import Markup, Request, Response, join, query_string, render, tag
-from ..base import Site, long_date, number
+from ..base import SearchEntry, Site, long_date, number
 from .data import PAGE_SIZE, REGIONS, TABLES, YEARS, Row, cell_id, generate
 from .tasks import stats_tasks
 
@@ -85,6 +85,18 @@ class StatsSite(Site):
 
     def about(self, req: Request) -> Response:
         return self._shell("about", "About our data")
+
+    def search_entries(self) -> list[SearchEntry]:
+        return [SearchEntry(f"{t.code} {t.title} - Fovea Statistics Office",
+                            self.url(f"/table/{t.code}"),
+                            f"{t.description} Filter by region, year and commodity.")
+                for t in TABLES.values()]
+
+    def api_records(self) -> dict[str, list[dict[str, object]]]:
+        return {f"stats/{t.code}": [{"region": r.region, "commodity": r.commodity,
+                                     "year": r.year, "value": r.value(t.field)}
+                                    for r in self.data.rows]
+                for t in TABLES.values()}
 
     def tasks(self) -> list[SuiteTask]:
         return stats_tasks(self.data, self.url)

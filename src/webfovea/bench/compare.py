@@ -1,0 +1,133 @@
+"""Paired comparison of two runs: tasks fixed, broken and unchanged, and whether the
+difference could be noise (McNemar's exact test on the tasks that changed)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rich.console import Console
+
+from .store import TaskRow
+
+NOISE_LEVEL = 0.05
+
+
+@dataclass(frozen=True)
+class Comparison:
+    run_a: str
+    run_b: str
+    paired: int
+    correct_a: int
+    correct_b: int
+    fixed: list[str] = field(default_factory=list)  # wrong in A, correct in B
+    broken: list[str] = field(default_factory=list)  # correct in A, wrong in B
+    still_correct: list[str] = field(default_factory=list)
+    still_wrong: list[str] = field(default_factory=list)
+    only_a: list[str] = field(default_factory=list)
+    only_b: list[str] = field(default_factory=list)
+    unpaired: list[str] = field(default_factory=list)  # in both, but not scored in both
+    reference_changed: list[str] = field(default_factory=list)
+
+    @property
+    def p_value(self) -> float:
+        return mcnemar_exact(len(self.fixed), len(self.broken))
+
+    @property
+    def within_noise(self) -> bool:
+        return self.p_value >= NOISE_LEVEL
+
+    @property
+    def difference(self) -> float | None:
+        """Success rate of B minus A on the paired tasks."""
+        return (self.correct_b - self.correct_a) / self.paired if self.paired else None
+
+    @property
+    def stderr(self) -> float | None:
+        """Standard error of the paired difference of proportions."""
+        if not self.paired:
+            return None
+        b, c, n = len(self.fixed), len(self.broken), self.paired
+        return math.sqrt(max(0.0, b + c - (b - c) ** 2 / n)) / n
+
+    def conclusion(self) -> str:
+        if not self.paired:
+            return "no task was scored in both runs: nothing to compare"
+        diff, se = self.difference or 0.0, self.stderr or 0.0
+        head = (f"B − A = {len(self.fixed) - len(self.broken):+d} tasks "
+                f"({100 * diff:+.1f} points ± {100 * se:.1f}) on {self.paired} paired tasks; "
+                f"McNemar exact p = {self.p_value:.3g}")
+        if self.within_noise:
+            return f"{head}: within noise (p ≥ {NOISE_LEVEL})"
+        return f"{head}: unlikely to be noise (p < {NOISE_LEVEL})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "p_value": self.p_value, "within_noise": self.within_noise,
+                "difference": self.difference, "stderr": self.stderr,
+                "conclusion": self.conclusion()}
+
+
+def mcnemar_exact(fixed: int, broken: int) -> float:
+    """Two-sided exact McNemar p-value: a binomial test of the discordant pairs at 1/2."""
+    n = fixed + broken
+    if n == 0:
+        return 1.0
+    k = min(fixed, broken)
+    tail = sum(math.comb(n, i) for i in range(k + 1)) / float(2**n)
+    return min(1.0, 2 * tail)
+
+
+def compare(rows_a: list[TaskRow], rows_b: list[TaskRow], *, run_a: str,
+            run_b: str) -> Comparison:
+    """Pair the runs' tasks by id; a pair counts when both runs scored the task."""
+    a = {r.task_id: r for r in rows_a}
+    b = {r.task_id: r for r in rows_b}
+    groups: dict[str, list[str]] = {name: [] for name in (
+        "fixed", "broken", "still_correct", "still_wrong", "unpaired", "reference_changed")}
+    correct_a = correct_b = 0
+    for task_id, ra in a.items():
+        rb = b.get(task_id)
+        if rb is None:
+            continue
+        if ra.reference != rb.reference:
+            groups["reference_changed"].append(task_id)
+        if ra.correct is None or rb.correct is None:
+            groups["unpaired"].append(task_id)
+            continue
+        correct_a += ra.correct
+        correct_b += rb.correct
+        groups[_group(ra.correct, rb.correct)].append(task_id)
+    paired = sum(len(groups[g]) for g in ("fixed", "broken", "still_correct", "still_wrong"))
+    return Comparison(run_a, run_b, paired, correct_a, correct_b,
+                      only_a=[t for t in a if t not in b], only_b=[t for t in b if t not in a],
+                      **groups)
+
+
+def _group(was: bool, now: bool) -> str:
+    if was and now:
+        return "still_correct"
+    if now:
+        return "fixed"
+    return "broken" if was else "still_wrong"
+
+
+def print_comparison(c: Comparison, console: Console) -> None:
+    console.print(f"[bold]A[/bold] {c.run_a}\n[bold]B[/bold] {c.run_b}", highlight=False)
+    if c.paired:
+        console.print(f"A: {c.correct_a}/{c.paired} correct   B: {c.correct_b}/{c.paired} correct",
+                      highlight=False)
+    console.print(f"[green]fixed (+)[/green] {len(c.fixed)}: {_ids(c.fixed)}", highlight=False)
+    console.print(f"[red]broken (−)[/red] {len(c.broken)}: {_ids(c.broken)}", highlight=False)
+    console.print(f"unchanged: {len(c.still_correct)} still correct, {len(c.still_wrong)} still "
+                  f"wrong", highlight=False)
+    for label, ids in (("only in A", c.only_a), ("only in B", c.only_b),
+                       ("not scored in both", c.unpaired),
+                       ("reference answer differs between runs", c.reference_changed)):
+        if ids:
+            console.print(f"{label}: {_ids(ids)}", highlight=False)
+    console.print(f"[bold]{c.conclusion()}[/bold]", highlight=False)
+
+
+def _ids(ids: list[str]) -> str:
+    return ", ".join(ids) if ids else "–"

@@ -1,0 +1,186 @@
+"""One bench run: settings fixed for the run's life, the tasks still to do, an executor,
+and every finished task scored and written to the store as it ends."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.metadata
+import json
+import platform
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import ValidationError
+from rich.console import Console
+
+from ..errors import ConfigError
+from ..models.loader import load_model
+from ..task import Task
+from ..trajectory import ResultRecord, StepRecord
+from .execute import Job
+from .judge import Judge
+from .pool import run_local
+from .progress import BenchProgress
+from .ray_pool import run_ray
+from .scorer import Verdict, score
+from .store import Store
+from .tasks import TaskFile, pick
+
+Executor = Literal["local", "ray"]
+# Settings that may change when a run is resumed: where things run, not what is measured.
+FREE_SETTINGS = frozenset({"base_url", "cdp_url", "headed", "judge_base_url"})
+
+
+def resolve_settings(recorded: dict[str, Any] | None, *, given: dict[str, Any],
+                     defaults: dict[str, Any]) -> dict[str, Any]:
+    """The run's settings: the given ones over the defaults for a new run; for a resumed
+    run the recorded ones, where giving a different value is an error (except for
+    FREE_SETTINGS, which say where things run rather than what is measured)."""
+    if recorded is None:
+        return {**defaults, **given}
+    clashes = [f"--{k.replace('_', '-')} was {recorded.get(k)!r}, now {v!r}"
+               for k, v in given.items() if k not in FREE_SETTINGS and recorded.get(k) != v]
+    if clashes:
+        raise ConfigError("a resumed run keeps its settings: " + "; ".join(clashes))
+    free = {k: v for k, v in {**defaults, **given}.items() if k in FREE_SETTINGS}
+    return {**defaults, **recorded, **free}
+
+
+def plan(store: Store, task_file: TaskFile, *, split: Any, part: str | None,
+         run_id: int | None = None) -> tuple[list[Task], list[Task]]:
+    """(the run's tasks, those still to do); records new tasks and the file's bad lines."""
+    for problem in task_file.problems:
+        store.event(run_id, "bad_line", f"{task_file.path} {problem}")
+    selected = pick(task_file.tasks, split=split, part=part)
+    if not selected:
+        raise ConfigError(f"no task to run in {task_file.path}"
+                          + (f" ({len(task_file.problems)} bad lines)" if task_file.problems
+                             else ""))
+    store.add_tasks(selected)
+    todo = set(store.unfinished([t.id for t in selected]))
+    return selected, [t for t in selected if t.id in todo]
+
+
+def versions() -> dict[str, Any]:
+    """What produced the numbers: package versions, Python, platform, source commit."""
+    found: dict[str, Any] = {"python": platform.python_version(), "platform": platform.platform()}
+    for package in ("webfovea", "playwright", "dateparser", "openai", "anthropic", "ray"):
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            found[package] = importlib.metadata.version(package)
+    found["git"] = _git_commit()
+    return found
+
+
+def _git_commit() -> str | None:
+    source = Path(__file__).resolve().parents[1]
+    try:
+        head = subprocess.run(["git", "-C", str(source), "rev-parse", "HEAD"], text=True,
+                              capture_output=True, timeout=5, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(source), "status", "--porcelain", "--", "."],
+                               text=True, capture_output=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head + ("+dirty" if dirty else "")
+
+
+@dataclass(frozen=True)
+class Launch:
+    """How this invocation runs its tasks (free to change between resumes)."""
+
+    executor: Executor
+    workers: int
+    ray_address: str | None
+    command: str
+    invocation: dict[str, Any]
+
+
+class Recorder:
+    """The executors' hooks: scores each finished task and writes it to the store."""
+
+    def __init__(self, store: Store, run_id: int, run_dir: Path, progress: BenchProgress,
+                 judge: Judge | None, found_versions: dict[str, Any]) -> None:
+        self.store, self.run_id, self.run_dir = store, run_id, run_dir
+        self.progress, self.judge, self.versions = progress, judge, found_versions
+
+    def task_dir(self, task: Task) -> Path:
+        return self.run_dir / "tasks" / self.store.task_dir(task.id)
+
+    def started(self, task: Task, worker: str) -> None:
+        self.store.mark_running(task.id, run_id=self.run_id, worker=worker)
+        self.progress.started()
+
+    async def finished(self, task: Task, result: ResultRecord, *, worker: str,
+                       browser_replaced: bool) -> None:
+        verdict = await score(reference=task.answer, answer=result.answer,
+                              answer_type=task.answer_type, status=result.status,
+                              question=task.instruction, judge=self.judge)
+        steps = read_steps_tolerant(self.task_dir(task) / "steps.jsonl")
+        self.store.finish(task.id, run_id=self.run_id, result=result, verdict=verdict,
+                          steps=steps, worker=worker, browser_replaced=browser_replaced)
+        self.progress.finished(task.id, status=result.status, correct=verdict.correct,
+                               matcher=verdict.matcher, steps=result.steps,
+                               elapsed=result.elapsed)
+
+    def browser_event(self, kind: str, detail: str, *, worker: str, task_id: str | None) -> None:
+        if kind == "browser_started":
+            if "chromium" not in self.versions:
+                self.versions["chromium"] = detail.split("Chromium ")[-1]
+                self.store.update_versions(self.run_id, self.versions)
+            return
+        self.store.event(self.run_id, kind, f"{worker}: {detail}", task_id)
+
+
+def read_steps_tolerant(path: Path) -> list[StepRecord]:
+    """The steps of a task directory; a line cut short by a crash is skipped, not fatal."""
+    if not path.is_file():
+        return []
+    steps = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        with contextlib.suppress(ValidationError, json.JSONDecodeError):
+            steps.append(StepRecord.model_validate_json(line))
+    return steps
+
+
+async def run(store: Store, run_dir: Path, todo: Sequence[Task], *, total: int, job: Job,
+              launch: Launch, judge_spec: str | None, judge_base_url: str | None,
+              console: Console) -> int:
+    """Run ``todo``; returns the invocation's run id. Interruptions leave the store resumable."""
+    found = versions()
+    run_id = store.begin_run(executor=launch.executor, workers=launch.workers,
+                             command=launch.command, invocation=launch.invocation,
+                             versions=found)
+    judge = Judge(load_model(judge_spec, base_url=judge_base_url)) if judge_spec else None
+    progress = BenchProgress(total=total, done=total - len(todo), console=console)
+    recorder = Recorder(store, run_id, run_dir, progress, judge, found)
+    state = "interrupted"
+    try:
+        with progress:
+            if launch.executor == "ray":
+                await run_ray(todo, job, workers=launch.workers, address=launch.ray_address,
+                              task_dir=recorder.task_dir, hooks=recorder)
+            else:
+                await run_local(todo, job, workers=launch.workers, task_dir=recorder.task_dir,
+                                hooks=recorder)
+        state = "completed"
+    finally:
+        store.end_run(run_id, state)
+        if judge is not None:
+            await judge.aclose()
+    return run_id
+
+
+async def rescore(store: Store, *, judge: Judge | None) -> list[Verdict]:
+    """Score every finished task again with today's matchers (and the judge, if given)."""
+    verdicts = []
+    for row in store.rows():
+        if row.state != "done":
+            continue
+        verdict = await score(reference=row.reference, answer=row.answer,
+                              answer_type=row.answer_type, status=row.status or "",
+                              question=row.instruction, judge=judge)
+        store.set_verdict(row.task_id, verdict)
+        verdicts.append(verdict)
+    return verdicts
