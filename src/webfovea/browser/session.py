@@ -96,6 +96,8 @@ class BrowserSession:
                 device_scale_factor=cfg.device_scale_factor,
                 accept_downloads=cfg.downloads,
             )
+            # No single page operation may hang a task: 30 s is far above any healthy action.
+            context.set_default_timeout(30_000)
             page = await context.new_page()
         except PlaywrightError as e:
             raise BrowserError(f"could not open a browser context: {e.message}") from e
