@@ -122,12 +122,12 @@ def cmdline(pid: int) -> list[str]:
 
 
 def browser_pids(root: int) -> list[int]:
-    """Chromium main processes under ``root`` (the renderers and helpers carry --type=)."""
+    """Chromium main processes under ``root``: the renderers and helpers carry --type=
+    (Chromium rewrites their command lines into one string, hence the join)."""
     pids = []
     for pid in descendants(root):
         args = cmdline(pid)
-        if args and "chrom" in Path(args[0]).name and not any(a.startswith("--type=")
-                                                              for a in args):
+        if args and "chrom" in Path(args[0].split(" ")[0]).name and "--type=" not in " ".join(args):
             pids.append(pid)
     return pids
 

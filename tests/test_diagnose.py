@@ -16,17 +16,19 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+
 from viewer_helpers import (
     REVEAL,
+    SALES,
     click,
     frame_policy,
+    hover,
     record,
     reply,
     reveal_policy,
     scripted,
     search_policy,
 )
-
 from webfovea.browser.session import BrowserSession
 from webfovea.diagnose import STAGES, diagnose, format_diagnosis
 from webfovea.testing import FakeRequest
@@ -58,6 +60,9 @@ async def runs(browser: BrowserSession, pages: LocalServer,
     await record(browser, pages, root / "model", scripted([reply("wait()")]))
     await record(browser, pages, root / "wrong", scripted(
         [reply(click(REVEAL)), reply("finished(content='999')", "The total must be 999.")]))
+    answer = reply("finished(content='5,310')", "Revenue is 5,310.")
+    await record(browser, pages, root / "unseen", scripted([reply(click(REVEAL)), answer]))
+    await record(browser, pages, root / "seen", scripted([reply(hover(SALES)), answer]))
     yield root
 
 
@@ -75,10 +80,11 @@ def test_injected_fault_is_attributed_to_its_stage(runs: Path, fault: str) -> No
 @pytest.mark.parametrize("fault", FAULTS)
 def test_same_policy_on_intact_harness_has_nothing_to_diagnose(runs: Path, fault: str) -> None:
     assert diagnose(runs / "clean" / fault).diagnosed == []
-    # Even asked about the finished task, no harness stage shows a fault.
-    forced = diagnose(runs / "clean" / fault, every_task=True).diagnosed
-    assert forced[0].stage == "decision", forced[0]
-    assert [f for f in forced[0].findings if f.strong] == []
+    # Even asked about the finished task, no harness stage shows a fault; the intact parser
+    # stripping the token is noted, weakly, and is all there is to say about that run.
+    forced = diagnose(runs / "clean" / fault, every_task=True).diagnosed[0]
+    assert [f for f in forced.findings if f.strong] == []
+    assert forced.stage == ("parse" if fault == "no_token_strip" else "decision"), forced
 
 
 def test_budget_refusal_is_a_guardrail(runs: Path) -> None:
@@ -98,6 +104,17 @@ def test_wrong_answer_with_a_working_harness_is_a_decision(runs: Path) -> None:
     failure = diagnose(runs / "wrong", every_task=True).diagnosed[0]
     assert failure.stage == "decision"
     assert "'999'" in failure.evidence
+
+
+def test_answer_that_was_never_on_the_page_is_an_observation_failure(runs: Path) -> None:
+    """Answered a hover-only value without ever hovering: it was on no page text the run saw."""
+    if not (runs / "unseen" / "evidence.txt").is_file():
+        pytest.skip("the agent does not record evidence.txt (the page's text at answer time)")
+    failure = diagnose(runs / "unseen", every_task=True).diagnosed[0]
+    assert (failure.stage, failure.step) == ("observe", None)
+    assert "5,310" in failure.evidence
+    hovered = diagnose(runs / "seen", every_task=True).diagnosed[0]
+    assert hovered.stage == "decision", hovered
 
 
 def _bench(runs: Path, dest: Path, verdicts: dict[str, bool]) -> Path:

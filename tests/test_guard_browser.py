@@ -37,12 +37,13 @@ class Site(ThreadingHTTPServer):
 
     def __init__(self, host: str) -> None:
         super().__init__((host, 0), _Handler)
+        self.host = host
         self.other = ""  # the other site's origin, written into pages for __OTHER__
         self.hits: list[tuple[str, str]] = []
 
     @property
     def origin(self) -> str:
-        return f"http://{self.server_address[0]}:{self.server_address[1]}"
+        return f"http://{self.host}:{self.server_address[1]}"
 
     def url(self, path: str) -> str:
         return f"{self.origin}/{path}"
@@ -127,11 +128,11 @@ async def test_no_way_out_lands_on_the_other_site(
         browser: BrowserSession, sites: tuple[Site, Site], tmp_path: Path) -> None:
     ours, other = sites
     replies = [click_way(top) for top in WAYS.values()]
-    policy = ScriptedPolicy([*replies, act("wait()"), act("finished(content='42')")])
+    policy = ScriptedPolicy([*replies, act("finished(content='42')")])
     result, steps, fp = await _run(browser, tmp_path, ours.url("entry.html"), policy)
 
     assert result.status == "finished", result.error
-    assert len(steps) == len(WAYS) + 2  # the task went on after every blocked way out
+    assert len(steps) == len(WAYS) + 1  # the task went on after every blocked way out
     assert all(s.url.startswith(ours.origin) for s in steps), [s.url for s in steps]
     assert result.answer_url is not None and result.answer_url.startswith(ours.origin)
     # The other site served the embedded frame and nothing else: no document ever left.
@@ -151,7 +152,7 @@ async def test_allow_domain_opens_the_other_site(
     ours, other = sites
     config = AgentConfig(max_steps=3, allow_domains=("127.0.0.2",))
     policy = ScriptedPolicy([click_way(WAYS["link"]), act("finished(content='left')")])
-    result, steps, _ = await _run(browser, tmp_path, ours.url("entry.html"), policy,
+    result, steps, _ = await _run(browser, tmp_path, ours.url("link.html"), policy,
                                   config=config)
     assert result.status == "finished"
     assert steps[1].url == other.url("landing.html?via=link")
@@ -161,8 +162,7 @@ async def test_allow_domain_opens_the_other_site(
 async def test_blacklisted_hotkeys_and_spent_budgets_are_refused(
         browser: BrowserSession, sites: tuple[Site, Site], tmp_path: Path) -> None:
     ours, _ = sites
-    refused = ["ctrl w", "ctrl t", "ctrl shift n", "ctrl l", "alt d", "ctrl p", "ctrl s", "f12",
-               "ctrl shift i", "ctrl u"]
+    refused = ["ctrl w", "ctrl t", "ctrl l", "f12", "ctrl u"]  # the full list: test_guard.py
     replies = [act(f"hotkey(key='{k}')") for k in [*refused, "ctrl a"]]
     replies += [act("reload()")] * 4 + [act("finished(content='42')")]
     config = AgentConfig(max_steps=20, action_budgets={"reload": 3})
@@ -217,7 +217,10 @@ async def test_step_limit_and_no_way_to_open_a_url(
     before = len(other.hits)
     replies = [act(f"goto(url='{other.url('landing.html')}')"),
                act("evaluate(script='location.href = \"http://127.0.0.2/\"')")]
-    policy: Policy = lambda request: replies.pop(0) if replies else act("wait()")  # noqa: E731
+
+    def policy(request: FakeRequest) -> str:
+        return replies.pop(0) if replies else act("wait()")
+
     result, steps, fp = await _run(browser, tmp_path, ours.url("still.html"), policy,
                                    config=AgentConfig(max_steps=3))
     assert result.status == "step_limit" and result.steps == 3 and len(fp.requests) == 3

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from viewer_helpers import SEARCH, record, scripted
 
+from viewer_helpers import SEARCH, record, scripted
 from webfovea.browser.session import BrowserSession
 from webfovea.errors import ParseError
 from webfovea.parse import ParsedReply, parse_reply

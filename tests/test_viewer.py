@@ -16,8 +16,8 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 from playwright.async_api import Page
-from viewer_helpers import BAIT, HELP, REVEAL, click, record, reply, reveal_policy, scripted
 
+from viewer_helpers import BAIT, HELP, REVEAL, click, record, reply, reveal_policy, scripted
 from webfovea.browser.session import BrowserSession
 from webfovea.testing.local_server import LocalServer
 from webfovea.viewer.report import write_report
@@ -175,6 +175,9 @@ async def test_bench_table_filters_and_links(browser: BrowserSession, runs: Path
             await page.get_by_label(label, exact=True).select_option(value)
             assert await visible.count() == shown, (label, value)
         await page.get_by_label("verdicts", exact=True).select_option("")
+        await page.get_by_label("stages", exact=True).select_option("execute")
+        assert await visible.count() == 1
+        assert "first: execute 1" in await page.locator("main").inner_text()
         await page.get_by_role("link", name="coords", exact=True).click()
         await page.wait_for_url(re.compile(r"tasks/coords/view\.html$"))
         assert re.search(r"reference\s+48,210", await page.locator("#answer").inner_text())

@@ -29,6 +29,7 @@ REVEAL = (1275, 630)
 FRAME_BAR = (262.5, 435)
 BAIT = (975, 123.75)
 HELP = (810, 243.75)
+SALES = (825, 465)  # a bar whose value shows only while it is hovered
 
 
 def reply(action: str, thought: str = "Next step.") -> str:
@@ -37,6 +38,10 @@ def reply(action: str, thought: str = "Next step.") -> str:
 
 def click(point: tuple[float, float]) -> str:
     return f"click(start_box='({point[0]:g},{point[1]:g})')"
+
+
+def hover(point: tuple[float, float]) -> str:
+    return f"hover(start_box='({point[0]:g},{point[1]:g})')"
 
 
 def note(req: FakeRequest) -> str:
@@ -79,8 +84,7 @@ def frame_policy(req: FakeRequest) -> str:
         return reply("finished(content='77')", "The widget shows 77.")
     if "took effect" in said:
         return reply("read_text(label='Frame value')", "The tooltip should be showing.")
-    return reply(f"hover(start_box='({FRAME_BAR[0]:g},{FRAME_BAR[1]:g})')",
-                 "The chart's value appears when the bar is hovered.")
+    return reply(hover(FRAME_BAR), "The chart's value appears when the bar is hovered.")
 
 
 def scripted(replies: Sequence[str]) -> ScriptedPolicy:

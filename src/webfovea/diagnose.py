@@ -1,11 +1,11 @@
 """Failure attribution: which stage of the round trip broke first, with the evidence.
 
 Each failed task is checked stage by stage (DESIGN's round trip: parse, execute, feedback,
-observe, then the guardrails, the model and the site around it). A finding is *strong* when it
-shows the harness misbehaving and *weak* when it only explains how the task ended (the step
-limit, tokens the parser removed as it should). The task is attributed to the earliest strong
-finding (by step, then by stage order), else the earliest weak one, else to the model's own
-decision.
+observe, then the guardrails and the model around it, and crashes of the site, the browser or
+the harness itself). A finding is *strong* when it shows the harness misbehaving and *weak*
+when it only explains how the task ended (the step limit, tokens the parser removed as it
+should). The task is attributed to the earliest strong finding (by step, then by stage order),
+else the earliest weak one, else to the model's own decision.
 """
 
 from __future__ import annotations
@@ -25,10 +25,12 @@ from .replay import compare_step
 from .trajectory import StepRecord
 from .viewer.rundir import TaskRun, load_run
 
-Stage = Literal["parse", "execute", "feedback", "observe", "guardrails", "model", "site",
+Stage = Literal["parse", "execute", "feedback", "observe", "guardrails", "model", "crash",
                 "decision"]
 STAGES: tuple[Stage, ...] = ("parse", "execute", "feedback", "observe", "guardrails", "model",
-                             "site", "decision")
+                             "crash", "decision")
+# Statuses that end a run before any stage can be judged: the site, the browser, the harness.
+CRASHES = ("unreachable", "browser_error", "harness_error")
 STREAK = 3  # consecutive no-change actions on clickable elements that make a feedback finding
 TOLERANCE = 2  # pixels between the expected and the recorded page point
 
@@ -209,8 +211,8 @@ def _task_findings(task: TaskRun) -> list[Finding]:
                                                f"{result.steps} steps", strong=False))
     elif result.status == "model_error":
         out.append(Finding("model", None, f"the model could not be used: {result.error}"))
-    elif result.status in ("unreachable", "browser_error"):
-        out.append(Finding("site", None, f"{result.status}: {result.error}"))
+    elif result.status in CRASHES:
+        out.append(Finding("crash", None, f"{result.status}: {result.error}"))
     unseen = _unseen_answer(task)
     if unseen:
         out.append(Finding("observe", None, unseen))

@@ -84,8 +84,11 @@ class DomainPolicy:
         return cls(entry_url, tuple(dict.fromkeys(own + extra)))
 
     def verdict(self, url: str) -> str | None:
-        """None when a top-level document may load ``url``; else why not, as a short clause."""
-        if url == "about:blank" or url.startswith(("about:blank#", "about:blank?")):
+        """None when a top-level document may load ``url``; else why not, as a short clause.
+
+        ``""`` is a tab that has not loaded anything yet, like ``about:blank``.
+        """
+        if url in ("", "about:blank") or url.startswith(("about:blank#", "about:blank?")):
             return None
         if _same_url(url, self.entry_url):
             return None

@@ -132,9 +132,8 @@ def _evidence(before: Fingerprint, after: Fingerprint | None, changes: list[Chan
 
 def _observed(effect: Effect, details: dict[str, Any]) -> Note:
     """find_text / read_text: their own sentence; not finding is no change."""
-    sentence = "; ".join(effect.facts)
     outcome: Outcome = "changed" if details.get("found") else "no_change"
-    return Note(outcome, f"{sentence[:1].upper()}{sentence[1:]}.", details=details)
+    return Note(outcome, f"The {'; '.join(effect.facts)}.", details=details)
 
 
 def _judged(action: Action, hit: Hit | None, effect: Effect, after: Fingerprint | None,

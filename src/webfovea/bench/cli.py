@@ -118,8 +118,8 @@ def cmd_bench(ns: argparse.Namespace) -> int:
     if store is None:
         ns.out.mkdir(parents=True, exist_ok=True)
         store = Store(ns.out / DB_NAME)
-        store.set_meta("settings", {k: v for k, v in settings.items() if k not in FREE_SETTINGS})
         store.set_meta("judge", settings.get("judge"))
+    store.set_meta("settings", settings)
     try:
         return _bench(ns, store, settings, job, task_file, split)
     finally:

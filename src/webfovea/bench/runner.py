@@ -36,17 +36,16 @@ FREE_SETTINGS = frozenset({"base_url", "cdp_url", "headed", "judge_base_url"})
 
 def resolve_settings(recorded: dict[str, Any] | None, *, given: dict[str, Any],
                      defaults: dict[str, Any]) -> dict[str, Any]:
-    """The run's settings: the given ones over the defaults for a new run; for a resumed
-    run the recorded ones, where giving a different value is an error (except for
-    FREE_SETTINGS, which say where things run rather than what is measured)."""
+    """The run's settings: the given ones over the defaults for a new run. A resumed run
+    keeps its recorded settings, and giving a different value is an error, except for
+    FREE_SETTINGS (where things run, not what is measured), which the given ones update."""
     if recorded is None:
         return {**defaults, **given}
     clashes = [f"--{k.replace('_', '-')} was {recorded.get(k)!r}, now {v!r}"
                for k, v in given.items() if k not in FREE_SETTINGS and recorded.get(k) != v]
     if clashes:
         raise ConfigError("a resumed run keeps its settings: " + "; ".join(clashes))
-    free = {k: v for k, v in {**defaults, **given}.items() if k in FREE_SETTINGS}
-    return {**defaults, **recorded, **free}
+    return {**defaults, **recorded, **{k: v for k, v in given.items() if k in FREE_SETTINGS}}
 
 
 def plan(store: Store, task_file: TaskFile, *, split: Any, part: str | None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
 from typing import Any, Literal
@@ -46,40 +46,48 @@ def normalize(text: str) -> str:
     text = "".join(c for c in text if not unicodedata.combining(c))
     out = []
     for i, c in enumerate(text):
-        if unicodedata.category(c)[0] == "P" and not _between_digits(text, i):
+        if unicodedata.category(c)[0] == "P" and not _numeric_mark(text, i):
             out.append(" ")
         else:
             out.append(c)
     return " ".join("".join(out).split())
 
 
-def _between_digits(text: str, i: int) -> bool:
-    return 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit()
+def _numeric_mark(text: str, i: int) -> bool:
+    """A separator between digits, or a minus sign starting a number."""
+    before = text[i - 1] if i > 0 else " "
+    after = text[i + 1] if i < len(text) - 1 else " "
+    if text[i] == "-" and after.isdigit() and not before.isalnum():
+        return True
+    return before.isdigit() and after.isdigit()
 
 
 def match(reference: str, answer: str, answer_type: AnswerType = "auto") -> Verdict:
-    """The deterministic verdict for one answer."""
-    if normalize(reference) == normalize(answer):
-        return Verdict(True, "exact", "equal after normalising case, whitespace and punctuation")
+    """The deterministic verdict for one answer.
+
+    A reference that is a number or a date is decided by that matcher (exact equality
+    of the text would call "(1,234)" and "1,234" equal); other references are compared
+    exactly, then as lists.
+    """
     typed = _typed(reference, answer, answer_type)
     if typed is not None:
         return typed
+    if normalize(reference) == normalize(answer):
+        return Verdict(True, "exact", "equal after normalising case, whitespace and punctuation")
+    listed = match_list(reference, answer) if answer_type == "auto" else None
+    if listed is not None:
+        return listed
     return Verdict(False, "exact", f"{answer!r} differs from {reference!r} after normalising",
                    conclusive=False)
 
 
 def _typed(reference: str, answer: str, answer_type: AnswerType) -> Verdict | None:
-    matchers: list[Callable[[], Verdict | None]] = []
     if answer_type in ("auto", "number"):
-        matchers.append(lambda: match_number(reference, answer, strict=answer_type == "auto"))
-    if answer_type in ("auto", "date"):
-        matchers.append(lambda: match_date(reference, answer))
-    if answer_type == "auto":
-        matchers.append(lambda: match_list(reference, answer))
-    for matcher in matchers:
-        verdict = matcher()
+        verdict = match_number(reference, answer, strict=answer_type == "auto")
         if verdict is not None:
             return verdict
+    if answer_type in ("auto", "date"):
+        return match_date(reference, answer)
     return None
 
 

@@ -82,6 +82,9 @@ class TaskRow:
     error: str | None
     attempts: int
     browser_replaced: bool
+    worker: str | None
+    run_id: int | None
+    finished_at: float | None
 
     @property
     def task(self) -> Task:
@@ -266,4 +269,5 @@ def _task_row(r: sqlite3.Row) -> TaskRow:
         correct=None if r["correct"] is None else bool(r["correct"]), matcher=r["matcher"],
         verdict=r["verdict"], steps=r["steps"] or 0, elapsed=r["elapsed"] or 0.0,
         input_tokens=r["input_tokens"] or 0, output_tokens=r["output_tokens"] or 0,
-        error=r["error"], attempts=r["attempts"], browser_replaced=bool(r["browser_replaced"]))
+        error=r["error"], attempts=r["attempts"], browser_replaced=bool(r["browser_replaced"]),
+        worker=r["worker"], run_id=r["run_id"], finished_at=r["finished_at"])

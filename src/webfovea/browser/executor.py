@@ -84,7 +84,8 @@ class Executor:
         page_before = self.tabs.page
         point = mapped.points[0] if mapped.points else None
         hit = await hit_test(page_before, *point) if point else None
-        before = await fingerprint.before(self.tabs, point=point, hit=hit)
+        before = await fingerprint.before(self.tabs, point=point, hit=hit,
+                                          baseline=action.spec.budget != "observe")
         effect = await self._handlers[action.name](mapped, hit)
         settled = await settle(self.tabs, cap=self.config.settle_cap) if effect.settles else True
         # Not fingerprinted again when the action leaves the page alone or a new tab took over.

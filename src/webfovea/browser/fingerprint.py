@@ -120,11 +120,15 @@ async def watch(page: Page) -> None:
     await asyncio.gather(*(_evaluate(f, "watch", None) for f in _frames(page)))
 
 
-async def before(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None) -> Fingerprint:
-    """Snapshot every frame and open the action window (after a baseline on fresh pages)."""
+async def before(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None,
+                 baseline: bool = True) -> Fingerprint:
+    """Snapshot every frame and open the action window. ``baseline``: on a page watched
+    too briefly, first wait until its noise is known (skip it for actions whose note
+    does not rest on the comparison, such as find_text and read_text)."""
     started = time.perf_counter()
     frames = await _take(tabs, "before", point, hit)
-    young = [f.frame for f in frames if f.primary and f.data["snap"]["age"] < BASELINE_QUIET_MS]
+    young = [f.frame for f in frames
+             if baseline and f.primary and f.data["snap"]["age"] < BASELINE_QUIET_MS]
     if young:  # all frames snapshot again after the wait, so their windows start together
         await asyncio.gather(*(_evaluate(f, "baseline", None) for f in young))
         frames = await _take(tabs, "before", point, hit)

@@ -10,13 +10,17 @@ from .sites.charts.site import ChartsSite
 from .sites.energy.site import DashSite, EnergySite
 from .sites.external.site import DataApiSite, SearchEngineSite
 from .sites.filings.site import FilingsSite
+from .sites.forms.site import FormsSite
+from .sites.news.site import NewsSite
 from .sites.rankings.site import RankingsSite
 from .sites.stats.site import StatsSite
+from .sites.verify.site import VerifySite
 from .spec import SuiteTask
 
 DOMAINS = (SITE_DOMAIN, EXTERNAL_DOMAIN)
 SITE_CLASSES: tuple[type[Site], ...] = (StatsSite, EnergySite, DashSite,
                                                ChartsSite, FilingsSite, RankingsSite,
+                                               FormsSite, NewsSite, VerifySite,
                                                SearchEngineSite,
                                                DataApiSite)
 

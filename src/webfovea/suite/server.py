@@ -149,14 +149,18 @@ class _Handler(BaseHTTPRequestHandler):
                       path=url.path, query=dict(parse_qsl(url.query, keep_blank_values=True)),
                       cookies={k: m.value for k, m in cookies.items()}, body=data)
         resp = self.server.app.respond(req, self.server.lane)
-        self.send_response(resp.status)
-        self.send_header("Content-Type", resp.content_type)
-        self.send_header("Content-Length", str(len(resp.body)))
-        for key, value in resp.headers:
-            self.send_header(key, value)
-        self.end_headers()
-        if body:
-            self.wfile.write(resp.body)
+        try:
+            self.send_response(resp.status)
+            self.send_header("Content-Type", resp.content_type)
+            self.send_header("Content-Length", str(len(resp.body)))
+            for key, value in resp.headers:
+                self.send_header(key, value)
+            self.end_headers()
+            if body:
+                self.wfile.write(resp.body)
+        except ConnectionError:
+            # The browser went away mid-response (a closed tab, a navigation): nothing to do.
+            self.close_connection = True
 
     def log_message(self, format: str, *args: object) -> None:
         """Quiet: requests are recorded in ``SuiteApp.served`` instead."""

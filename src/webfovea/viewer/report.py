@@ -14,13 +14,14 @@ import hashlib
 import html
 import json
 import re
+from collections import Counter
 from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from ..actions import REGISTRY
-from ..diagnose import TaskDiagnosis, diagnose_task
+from ..diagnose import STAGES, TaskDiagnosis, diagnose_task
 from ..trajectory import StepRecord
 from .rundir import RunDir, TaskRun, load_run
 
@@ -144,13 +145,16 @@ def _task_href(task: TaskRun, root: Path) -> str:
 
 def _bench_data(run: RunDir) -> dict[str, Any]:
     rows = []
+    stages = Counter[str]()
     for t in run.tasks:
         r = t.result
+        stage = diagnose_task(t).stage if t.failed else None
+        stages.update([stage] if stage else [])
         rows.append({
             "id": t.id, "href": _task_href(t, run.root), "status": r.status,
             "verdict": t.verdict, "steps": r.steps, "input_tokens": r.usage.input_tokens,
             "output_tokens": r.usage.output_tokens, "elapsed": r.elapsed, "tags": list(t.tags),
-            "stage": diagnose_task(t).stage if t.failed else None, "answer": r.answer,
-            "reference": t.reference,
+            "stage": stage, "answer": r.answer, "reference": t.reference,
         })
-    return {"kind": "bench", "name": run.root.name, "tasks": rows}
+    return {"kind": "bench", "name": run.root.name, "tasks": rows,
+            "stages": [[s, stages[s]] for s in STAGES]}

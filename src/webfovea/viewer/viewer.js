@@ -112,15 +112,27 @@
 
   // --- one task ---------------------------------------------------------------------------
 
+  // The other findings, one line per distinct piece of evidence with the steps it recurred at.
+  function otherFindings(d) {
+    const lines = new Map();
+    for (const f of d.findings) {
+      if (f.step === d.step && f.evidence === d.evidence) continue;
+      const key = `${f.stage}\u0000${f.evidence}`;
+      if (!lines.has(key)) lines.set(key, { ...f, steps: [] });
+      if (f.step !== null) lines.get(key).steps.push(f.step);
+    }
+    return [...lines.values()].map((f) => el("li", {},
+      `${f.stage}${f.steps.length ? ` (step ${f.steps.join(", ")})` : ""}${f.strong ? "" : " [weak]"}: `,
+      f.evidence));
+  }
+
   function diagnosisBox(d) {
     if (!d) return null;
     const where = d.step === null ? "the task as a whole" : `step ${d.step}`;
-    const rest = d.findings.filter((f) => !(f.step === d.step && f.evidence === d.evidence));
+    const rest = otherFindings(d);
     return el("section", { cls: "diagnosis" },
       el("strong", { text: `Diagnosis: ${d.stage}` }), ` (${where}) — `, d.evidence,
-      rest.length ? el("ul", {}, rest.map((f) => el("li", {},
-        `${f.stage}${f.step === null ? "" : ` (step ${f.step})`}${f.strong ? "" : " [weak]"}: `,
-        f.evidence))) : null);
+      rest.length ? el("ul", {}, rest) : null);
   }
 
   function taskHeader(t, back) {
@@ -140,7 +152,8 @@
         ["error", t.error],
       ]),
       el("p", { cls: "keys", text: "Keys: j / → next step, k / ← previous, r raw reply, " +
-        "Home / End first / last." }),
+        "Home / End first / last. Red ring: the point the model gave, drawn on the image it " +
+        "was sent; dashed orange ring: where the harness acted, when that differs." }),
     ];
   }
 
@@ -255,6 +268,7 @@
     const [statusLabel, status] = choice("statuses", unique(d.tasks.map((t) => t.status)));
     const [verdictLabel, verdict] = choice("verdicts", unique(d.tasks.map((t) => t.verdict)));
     const [tagLabel, tag] = choice("tags", unique(d.tasks.flatMap((t) => t.tags)));
+    const [stageLabel, stage] = choice("stages", unique(d.tasks.map((t) => t.stage).filter(Boolean)));
     const shown = el("span", { cls: "muted" });
     const rows = d.tasks.map(benchRow);
     const head = ["task", "status", "verdict", "steps", "tokens in / out", "time", "stage",
@@ -267,18 +281,20 @@
         const t = d.tasks[i];
         const ok = (!status.value || t.status === status.value) &&
           (!verdict.value || t.verdict === verdict.value) &&
-          (!tag.value || t.tags.includes(tag.value));
+          (!tag.value || t.tags.includes(tag.value)) && (!stage.value || t.stage === stage.value);
         row.hidden = !ok;
         count += ok ? 1 : 0;
       });
       shown.textContent = `${count} of ${rows.length} tasks shown`;
     };
-    [status, verdict, tag].forEach((s) => s.addEventListener("change", apply));
+    [status, verdict, tag, stage].forEach((s) => s.addEventListener("change", apply));
     const solved = d.tasks.filter((t) => t.verdict === "correct").length;
     const finished = d.tasks.filter((t) => t.status === "finished").length;
+    const stages = d.stages.filter(([, n]) => n).map(([name, n]) => `${name} ${n}`);
     app.append(el("h1", { text: `Bench run ${d.name}` }),
       el("p", { text: `${d.tasks.length} tasks · ${finished} finished · ${solved} scored correct` }),
-      el("div", { cls: "filters" }, statusLabel, verdictLabel, tagLabel, shown), table);
+      el("p", { text: `Failures by the stage that broke first: ${stages.join(" · ") || "none"}` }),
+      el("div", { cls: "filters" }, statusLabel, verdictLabel, tagLabel, stageLabel, shown), table);
     apply();
   }
 

@@ -33,26 +33,30 @@
     return (h >>> 0).toString(16);
   };
 
+  const structural = (el) => el === document.documentElement || el === document.body || el === document.head;
   // The element a mutation is charged to. Attribute changes are charged to the parent,
-  // so a carousel moving its "active" class along its slides is one region.
+  // so a carousel moving its "active" class along its slides is one region; a node added
+  // straight to <body> (a tooltip, a dialog) is its own region.
   const regionOf = (rec) => {
     const t = rec.target;
+    if (rec.type === "childList" && structural(t)) {
+      const added = Array.from(rec.addedNodes).find((n) => n.nodeType === 1 && !IGNORED.has(n.tagName));
+      if (added) return added;
+    }
     const el = rec.type === "childList" ? t : t.parentElement || t.parentNode;
     if (!el || el.nodeType !== 1) return document.documentElement;
     return el;
   };
-  const weightOf = (rec) => {
+  // Rendered nodes added or removed; removing a node born in the same action window
+  // undoes its addition (a tooltip the pointer passed over on its way), so it weighs nothing.
+  const weightOf = (rec, born) => {
     if (rec.type !== "childList") return 1;
+    const counts = (n) => (n.nodeType === 1 ? !IGNORED.has(n.tagName) : n.nodeType === 3 && n.nodeValue.trim());
     let w = 0;
-    for (const list of [rec.addedNodes, rec.removedNodes]) {
-      for (const n of list) {
-        if (n.nodeType === 1 ? !IGNORED.has(n.tagName) : n.nodeType === 3 && n.nodeValue.trim()) w += 1;
-      }
-    }
+    for (const n of rec.addedNodes) if (counts(n)) w += 1;
+    for (const n of rec.removedNodes) if (counts(n) && !(born && born.has(n))) w += 1;
     return w;
   };
-  const structural = (el) => el === document.documentElement || el === document.body || el === document.head;
-
   const learn = (w, region, weight, t) => {
     if (structural(region)) return; // a page that churns <body> itself gets no noise allowance
     let s = w.stats.get(region);
@@ -79,7 +83,8 @@
   const take = (w, records) => {
     const t = now();
     for (const rec of records) {
-      const weight = weightOf(rec);
+      if (w.inAction && rec.type === "childList") for (const n of rec.addedNodes) w.born.add(n);
+      const weight = weightOf(rec, w.inAction ? w.born : null);
       if (!weight) continue;
       const region = regionOf(rec);
       if (w.inAction) w.caused.set(region, (w.caused.get(region) || 0) + weight);
@@ -90,7 +95,7 @@
   const install = () => {
     const w = {
       id: Math.random().toString(36).slice(2), since: now(), stats: new WeakMap(),
-      volatile: new Set(), pending: new Set(), inAction: false, caused: new Map(),
+      volatile: new Set(), pending: new Set(), inAction: false, caused: new Map(), born: new WeakSet(),
       snap: null, seq: 0, scrollers: [],
     };
     w.observer = new MutationObserver((records) => take(w, records));
@@ -106,13 +111,18 @@
     const r = el.getBoundingClientRect();
     return p.x >= r.left && p.x <= r.right && p.y >= r.top && p.y <= r.bottom;
   };
+  // An action aimed at a volatile region or at the widget holding it (a carousel's arrow
+  // sits beside its track) may have caused that region's change.
+  const aimedAt = (el) => inside(el, point) ||
+    Boolean(el.parentElement && !structural(el.parentElement) && inside(el.parentElement, point));
   const volatileAncestor = (el) => {
     for (let n = el; n; n = n.parentElement) if (w.volatile.has(n)) return n;
     return null;
   };
   const label = (el) => {
     const id = el.id ? `#${el.id}` : "";
-    const text = (el.innerText || el.textContent || "").replace(/\s+/g, " ").trim().slice(0, 40);
+    const words = structural(el) ? "" : el.innerText || el.textContent || "";
+    const text = words.replace(/\s+/g, " ").trim().slice(0, 40);
     return `<${el.tagName.toLowerCase()}${id}>${text ? ` "${text}"` : ""}`;
   };
 
@@ -131,7 +141,7 @@
     for (const [v, weight] of noise) {
       const s = w.stats.get(v);
       const limit = s.max * (1 + span / Math.max(s.gap, BURST_GAP)) + 2;
-      if (inside(v, point) || weight > limit) found.push([v, weight]);
+      if (aimedAt(v) || weight > limit) found.push([v, weight]);
       else ignored += weight;
     }
     found.sort((a, b) => b[1] - a[1]);
@@ -141,7 +151,7 @@
   const visibleText = () => {
     let text = document.body ? document.body.innerText || "" : "";
     for (const v of w.volatile) {
-      if (!v.isConnected || inside(v, point)) continue;
+      if (!v.isConnected || aimedAt(v)) continue;
       const own = v.innerText === undefined ? v.textContent : v.innerText;
       if (own && own.trim()) text = text.split(own).join("");
     }
@@ -150,11 +160,16 @@
   const fields = () => Array.from(document.querySelectorAll("input, textarea, select"))
     .map((e) => (e.type === "checkbox" || e.type === "radio" ? String(e.checked) : String(e.value)))
     .join("\u0001");
-  // Identity only (no text): typing into a focused contenteditable is not a focus change.
+  // The focused field, by identity only (typing into a contenteditable is no focus
+  // change). Only fields count: a click focuses any button or link it lands on, whether
+  // or not that did anything, and focus moving into a frame is what any click there does.
   const focus = () => {
     const a = document.activeElement;
-    if (!a || a === document.body || a === document.documentElement) return "";
-    if (a.tagName === "IFRAME" || a.tagName === "FRAME") return "iframe";
+    if (!a || structural(a)) return "";
+    const typed = a.tagName === "INPUT" && !["button", "submit", "reset", "image", "checkbox", "radio", "file", "range", "color"].includes(a.type);
+    const role = a.getAttribute("role");
+    if (!(typed || a.tagName === "TEXTAREA" || a.tagName === "SELECT" || a.isContentEditable ||
+          role === "textbox" || role === "combobox" || role === "searchbox")) return "";
     const name = a.getAttribute("name") ? ` name=${a.getAttribute("name")}` : "";
     return `<${a.tagName.toLowerCase()}${a.id ? `#${a.id}` : ""}${name}>`;
   };
@@ -209,9 +224,7 @@
       c.container = [o[1] - b[1], o[0] - b[0]];
     }
     if (now_.fields !== before.fields) c.fields = true;
-    // Focus moving into a frame (or back to the page body) is what any click there does;
-    // only focus arriving on a real element is a change.
-    if (now_.focus !== before.focus && now_.focus !== "" && now_.focus !== "iframe") c.focus = now_.focus;
+    if (now_.focus !== before.focus && now_.focus !== "") c.focus = now_.focus;
     return { changes: c, ignored: content.ignored };
   };
 
@@ -227,6 +240,7 @@
   if (phase === "baseline") {
     // Resolve once every region that changed once by itself has either changed again
     // (volatile) or stayed quiet for quietMs, so a one-second clock is known.
+    w.inAction = false;
     return new Promise((resolve) => {
       const tick = () => {
         flush();
@@ -252,6 +266,7 @@
     w.seq += 1;
     w.snap = { ...state(), at: now(), age: Math.round(now() - w.since) };
     w.caused = new Map();
+    w.born = new WeakSet();
     w.inAction = true;
     return summary({ snap: w.snap });
   }

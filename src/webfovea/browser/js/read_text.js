@@ -67,7 +67,9 @@
     length += piece.length + 1;
   }
   const full = pieces.join(" ");
-  const start = Math.max(0, Math.min(Math.max(at, 0) - Math.floor(limit / 3), full.length - limit));
+  let start = Math.max(0, Math.min(Math.max(at, 0) - Math.floor(limit / 3), full.length - limit));
+  const space = full.indexOf(" ", start);
+  if (start > 0 && space !== -1 && space < Math.max(at, 0)) start = space + 1; // whole words
   const window_ = full.slice(start, start + limit);
   return {
     matches: cands.length,

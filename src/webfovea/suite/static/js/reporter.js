@@ -4,7 +4,7 @@
 // mouse move, resize or transition (throttled), it POSTs to /__fovea/report the
 // viewport, scroll offsets and, for each element with data-fovea="<id>", its rect in
 // this document's viewport CSS pixels, whether it is visible, whether a click at its
-// centre would hit it, and its displayed text (form controls: their value). A child
+// centre would hit it (null: unknown), and its displayed text (form controls: their value). A child
 // frame reports the same in its own viewport with window.name as its frame name; the
 // server shifts it by the iframe's content origin reported by the parent.
 // Mutations inside [data-fovea-ticker] (clocks, carousels) are not reported on their own.
@@ -32,6 +32,8 @@
   }
 
   function hits(el, r) {
+    // An element the pointer passes through (a tooltip) can be seen but never hit: unknown.
+    if (getComputedStyle(el).pointerEvents === "none") return null;
     var cx = r.left + r.width / 2;
     var cy = r.top + r.height / 2;
     if (cx < 0 || cy < 0 || cx >= innerWidth || cy >= innerHeight) return null;

@@ -1,0 +1,111 @@
+"""The Ray executor on a local Ray with 2 CPUs: the same tasks as Ray tasks, each with its
+own browser, results flowing back into the run's store and task directories."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_bench_support import PAGES, TaskPolicy, closed_port_url, finish, provider, run_cli, \
+    write_tasks
+
+from webfovea.bench.store import Store
+from webfovea.testing import LocalServer
+
+pytest.importorskip("ray", reason="the ray extra is not installed: pip install 'webfovea[ray]'")
+pytestmark = pytest.mark.ray
+
+
+@pytest.fixture
+def site() -> Iterator[LocalServer]:
+    with LocalServer(PAGES) as server:
+        yield server
+
+
+def test_ray_executor_on_a_local_ray(site: LocalServer, tmp_path: Path) -> None:
+    page = site.url("index.html")
+    tasks = write_tasks(tmp_path / "tasks.jsonl", [
+        {"id": "r-correct", "instruction": "springfield", "url": page, "answer": "1234567"},
+        {"id": "r-date", "instruction": "census", "url": page, "answer": "2024-03-16"},
+        {"id": "r-wrong", "instruction": "shelbyville", "url": page, "answer": "987654"},
+        {"id": "r-dead", "instruction": "dead", "url": closed_port_url(), "answer": "1"},
+    ])
+    policy = TaskPolicy({"springfield": [finish("1,234,567")], "census": [finish("16 March 2024")],
+                         "shelbyville": [finish("980,000")], "dead": [finish("1")]})
+    out = tmp_path / "run"
+    with provider(policy) as fp:
+        code = run_cli(["bench", str(tasks), "--out", str(out), "--executor", "ray",
+                        "--workers", "2", "--model", "openai:agent", "--base-url", fp.base_url,
+                        "--viewport", "800x600", "--max-steps", "3", "--time-limit", "60"])
+    assert code == 0
+    store = Store.open_existing(out)
+    rows = {r.task_id: r for r in store.rows()}
+    assert {t: (r.status, r.correct) for t, r in rows.items()} == {
+        "r-correct": ("finished", True), "r-date": ("finished", True),
+        "r-wrong": ("finished", False), "r-dead": ("unreachable", False)}
+    for row in rows.values():
+        # Ran in Ray worker processes, not here; their directories came back whole.
+        assert row.worker is not None and row.worker.startswith("ray:")
+        assert not row.worker.endswith(f":{os.getpid()}")
+        folder = out / "tasks" / row.dir
+        assert (folder / "result.json").is_file()
+        assert len(list((folder / "screens").glob("*.png"))) == row.steps == \
+            store.step_count(row.task_id)
+    assert (out / "tasks" / "r-correct" / "evidence.png").is_file()
+    (invocation,) = store.runs()
+    assert invocation["executor"] == "ray" and invocation["state"] == "completed"
+    assert {"ray", "chromium"} <= set(invocation["versions"])
+
+
+@pytest.fixture
+def ray_cluster() -> Iterator[str]:
+    """An existing Ray cluster: a head node started with `ray start --block` (ended by pid)."""
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    ray_cli = str(Path(sys.executable).with_name("ray"))
+    head = subprocess.Popen([ray_cli, "start", "--head", "--block", f"--port={port}",
+                             "--num-cpus=2", "--include-dashboard=false",
+                             "--disable-usage-stats"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    address = f"127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        assert head.poll() is None and time.monotonic() < deadline, "ray start failed"
+        time.sleep(0.2)
+    yield address
+    os.killpg(head.pid, signal.SIGTERM)  # `ray start --block` stops its node on SIGTERM
+    try:
+        head.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(head.pid, signal.SIGKILL)
+        head.wait()
+
+
+def test_ray_executor_on_an_existing_cluster(site: LocalServer, tmp_path: Path,
+                                             ray_cluster: str) -> None:
+    page = site.url("index.html")
+    tasks = write_tasks(tmp_path / "tasks.jsonl", [
+        {"id": f"c{i}", "instruction": f"cluster {i}", "url": page, "answer": "987654"}
+        for i in range(2)])
+    policy = TaskPolicy({f"cluster {i}": [finish("987,654")] for i in range(2)})
+    with provider(policy) as fp:
+        code = run_cli(["bench", str(tasks), "--out", str(tmp_path / "run"), "--executor", "ray",
+                        "--ray-address", ray_cluster, "--workers", "2", "--model", "openai:agent",
+                        "--base-url", fp.base_url, "--viewport", "800x600", "--time-limit", "60"])
+    assert code == 0
+    store = Store.open_existing(tmp_path / "run")
+    assert [(r.status, r.correct) for r in store.rows()] == [("finished", True)] * 2
+    assert store.runs()[0]["invocation"]["ray_address"] == ray_cluster
