@@ -60,6 +60,10 @@ async def runs(browser: BrowserSession, pages: LocalServer,
     await record(browser, pages, root / "model", scripted([reply("wait()")]))
     await record(browser, pages, root / "wrong", scripted(
         [reply(click(REVEAL)), reply("finished(content='999')", "The total must be 999.")]))
+    invented = (f"{click(REVEAL)}\nObservation: the total shows 48,210.\n"
+                "Thought: done.\nAction: finished(content='48,210')")
+    await record(browser, pages, root / "invented", scripted([reply(invented), reply("wait()")]),
+                 max_steps=2)
     answer = reply("finished(content='5,310')", "Revenue is 5,310.")
     await record(browser, pages, root / "unseen", scripted([reply(click(REVEAL)), answer]))
     await record(browser, pages, root / "seen", scripted([reply(hover(SALES)), answer]))
@@ -85,6 +89,20 @@ def test_same_policy_on_intact_harness_has_nothing_to_diagnose(runs: Path, fault
     forced = diagnose(runs / "clean" / fault, every_task=True).diagnosed[0]
     assert [f for f in forced.findings if f.strong] == []
     assert forced.stage == ("parse" if fault == "no_token_strip" else "decision"), forced
+
+
+def test_unstripped_token_is_confirmed_by_reading_the_reply_again(runs: Path) -> None:
+    findings = diagnose(runs / "broken" / "no_token_strip").diagnosed[0].findings
+    assert ("the run executed fill(start_box='(300,127.5)', content='laptop<|eot_id|>\\n'), but "
+            "the current parser reads fill(start_box='(300,127.5)', content='laptop\\n')"
+            ) in [f.evidence for f in findings if f.step == 1]
+
+
+def test_invented_second_action_is_a_parse_failure(runs: Path) -> None:
+    """The paper's fictitious multi-step reply: only its first action ever ran."""
+    failure = diagnose(runs / "invented").diagnosed[0]
+    assert (failure.stage, failure.step) == ("parse", 1)
+    assert "more than one action" in failure.evidence and "Observation:" in failure.evidence
 
 
 def test_budget_refusal_is_a_guardrail(runs: Path) -> None:

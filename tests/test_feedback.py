@@ -12,6 +12,7 @@ import io
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -100,8 +101,8 @@ async def test_no_op_clicks_stay_no_change_on_a_noisy_page(noisy: Executor) -> N
     assert NO_CHANGE in notes[0].text
     assert "<div#blank>" in notes[0].text and "(not clickable)" in notes[0].text
     assert "(225,487.5)" in notes[0].text  # the model's own coordinates, not the page's
-    # The clock, carousel and ticker did change during those clicks: the noise was there.
-    assert sum(n.details.get("noise_ignored", 0) for n in notes) >= 5
+    # The counter, clock, carousel and ticker did change during those clicks.
+    assert sum(n.details.get("noise_ignored", 0) for n in notes) >= 3
 
 
 async def test_real_changes_amid_noise_are_reported(noisy: Executor) -> None:
@@ -163,6 +164,14 @@ def _dark_pixels(screen: Screen, page_box: tuple[int, int, int, int]) -> int:
         return sum(img.convert("L").crop((left, top, right, bottom)).histogram()[:60])
 
 
+async def test_css_only_hover_reveal_is_a_visible_text_change(chart: Executor) -> None:
+    await act(chart, "hover", CHART_BLANK)
+    note, _ = await act(chart, "hover", (1000, 730))
+    assert note.outcome == "changed", note.text
+    assert note.details["changes"] == ["text"]  # no DOM mutation: only the words changed
+    assert "the visible text changed" in note.text
+
+
 async def test_hover_on_nothing_is_no_change_despite_the_clock(chart: Executor) -> None:
     await act(chart, "hover", (200, 100))  # from wherever the pointer was
     notes = [(await act(chart, "hover", (400 + 20 * i, 800)))[0] for i in range(3)]
@@ -188,7 +197,7 @@ STUBBORN = (720, 172)  # the button of the frame that ignores trusted input
 CAPTCHA = (1220, 172)  # the checkbox of the frame titled reCAPTCHA
 
 
-async def _in_frame(ex: Executor, frame_id: str, expression: str) -> object:
+async def _in_frame(ex: Executor, frame_id: str, expression: str) -> Any:
     handle = await ex.tabs.page.query_selector(f"#{frame_id}")
     assert handle is not None
     frame = await handle.content_frame()
@@ -202,10 +211,10 @@ async def test_click_inside_a_cross_origin_frame_is_a_change(frames: Executor,
     note, _ = await act(frames, "click", COUNTER)
     assert note.outcome == "changed", note.text
     assert f"inside the frame http://localhost:{other.port}/feedback/frame_counter.html" in note.text
-    assert f"Clicked {clicks + 1} times" in note.text  # type: ignore[operator]
+    assert f"Clicked {clicks + 1} times" in note.text
     assert note.frame and note.frame.startswith("http://localhost")
     # Clicked once, not twice: no fallback after a click that worked.
-    assert await _in_frame(frames, "counter", "window.clicks") == clicks + 1  # type: ignore[operator]
+    assert await _in_frame(frames, "counter", "window.clicks") == clicks + 1
     assert note.details["dom_fallback"] is False
 
 
@@ -215,7 +224,7 @@ async def test_without_frame_fingerprints_the_frame_click_looks_like_nothing(
     monkeypatch.setenv("WEBFOVEA_FAULTS", "no_frame_fingerprint")
     clicks = await _in_frame(frames, "counter", "window.clicks")
     note, _ = await act(frames, "click", COUNTER)
-    assert await _in_frame(frames, "counter", "window.clicks") == clicks + 1  # type: ignore[operator]
+    assert await _in_frame(frames, "counter", "window.clicks") == clicks + 1
     assert note.outcome == "no_change" and NO_CHANGE in note.text  # worked, called nothing
 
 

@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from viewer_helpers import SEARCH, record, scripted
 from webfovea.browser.session import BrowserSession
-from webfovea.errors import ParseError
+from webfovea.errors import ConfigError, ParseError
 from webfovea.parse import ParsedReply, parse_reply
 from webfovea.replay import format_report, replay
 from webfovea.testing.local_server import LocalServer
@@ -104,3 +104,16 @@ def test_cli_fails_on_change_only_when_asked(runs: Path, name: str, code: int) -
     data = json.loads(asked.stdout)
     assert (data["steps"], data["changed"]) == (6, 2 * code)
     assert subprocess.run(cli, capture_output=True).returncode == 0
+
+
+def test_a_step_cut_short_by_a_crash_is_left_out_and_a_bad_one_named(runs: Path,
+                                                                      tmp_path: Path) -> None:
+    task = shutil.copytree(runs / "clean", tmp_path / "crashed")
+    steps = task / "steps.jsonl"
+    text = steps.read_text(encoding="utf-8")
+    steps.write_text(text[: len(text) - 40], encoding="utf-8")  # died while appending step 6
+    assert replay(task).steps == 5
+    lines = text.splitlines(keepends=True)
+    steps.write_text("".join([*lines[:2], "{not json\n", *lines[3:]]), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"steps\.jsonl line 3 is not a valid StepRecord"):
+        replay(task)

@@ -115,10 +115,14 @@ async def test_reported_rects_match_playwright_bounding_boxes(suite: SuiteServer
     await page.goto(suite.url("stats.fovea.test", "/table/AGR01?region=Eastern&q=Barley"))
     await page.mouse.move(800, 400)
     await page.mouse.wheel(0, 300)
-    await page.wait_for_function("window.scrollY >= 150")
     layout = await _layout(suite, page)
-    assert layout.viewport_w == 1600 and layout.viewport_h == 700
-    assert layout.scroll_y == await page.evaluate("window.scrollY")
+    for _ in range(30):  # a wheel scroll animates: wait until two reports agree
+        await asyncio.sleep(0.1)
+        again = await _layout(suite, page)
+        if again.scroll_y == layout.scroll_y > 0:
+            break
+        layout = again
+    assert layout.viewport_w == 1600 and layout.viewport_h == 700 and layout.scroll_y > 0
     for fid in ("region-filter", "search-box", "cell-eastern-barley-2019", "page-2"):
         box = await page.locator(f"[data-fovea='{fid}']").bounding_box()
         el = layout.get(fid)
@@ -134,7 +138,7 @@ async def test_child_frame_rects_are_shifted_into_the_top_viewport(suite: SuiteS
     await page.goto(suite.url("energy.fovea.test"))
     frame = page.frame(name="dash-frame")
     assert frame is not None
-    await frame.wait_for_function("document.querySelector('[data-fovea=dash-title]').textContent")
+    await frame.get_by_text("Monthly electricity generation").wait_for()
     layout = await _layout(suite, page)
     legend = layout.get("legend-solar")
     box = await frame.locator("[data-fovea='legend-solar']").bounding_box()

@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.async_api import Error as PlaywrightError
 
 from . import feedback
-from .browser.capture import Screen, capture
+from .browser.capture import Screen, capture, visible_text
 from .browser.executor import Executor, safe_execute
 from .browser.session import BrowserSession, Tabs
 from .config import AgentConfig
@@ -94,7 +94,7 @@ class _Run:
         request = build_request(task=self.task.instruction, config=self.config,
                                 history=self.history, images=self.images, space=space,
                                 note=self.note)
-        record = StepRecord(step=step, started_at=time.time(), url=screen.url,
+        record = StepRecord(step=step, started_at=time.time(), url=screen.url, title=screen.title,
                             screenshot=self.writer.write_screen(step, screen.png),
                             sent_size=(screen.sent.width, screen.sent.height),
                             page_size=(screen.page.width, screen.page.height),
@@ -145,6 +145,7 @@ class _Run:
         result = self.result
         try:
             result.evidence = self.writer.write_evidence(await self.tabs.page.screenshot(type="png"))
+            self.writer.write_evidence_text(await visible_text(self.tabs.page))
         except PlaywrightError as e:
             result.error = f"evidence screenshot failed: {e.message}"
         result.answer_url, result.evidence_at = self.tabs.page.url, time.time()

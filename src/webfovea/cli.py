@@ -7,7 +7,7 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import demo
@@ -20,6 +20,7 @@ from .models.loader import load_model
 from .task import Task
 from .testing.local_server import LocalServer
 from .trajectory import ResultRecord
+from .viewer import cli as viewer_cli
 
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
@@ -38,9 +39,14 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    help="another site top-level navigation may go to (repeatable)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+Command = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
+    """The parser and the handler of each subcommand (feature packages register their own)."""
     parser = argparse.ArgumentParser(prog="webfovea", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
+    commands: dict[str, Command] = {"run": cmd_run, "demo": cmd_demo, "calibrate": cmd_calibrate}
     run = sub.add_parser("run", help="run one task")
     run.add_argument("--url", required=True)
     run.add_argument("--task", required=True)
@@ -50,9 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--model", required=True)
     cal.add_argument("--base-url")
     cal.add_argument("--size", default="1440x810", help="size of the synthetic image sent")
+    commands.update(viewer_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: a bundled page and a scripted model")
     d.add_argument("--out", type=Path, default=Path("runs/demo"))
-    return parser
+    return parser, commands
 
 
 def agent_config(ns: argparse.Namespace) -> AgentConfig:
@@ -102,7 +109,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
 
 
 def cmd_demo(ns: argparse.Namespace) -> int:
-    args = build_parser().parse_args(["run", "--url", "x", "--task", "x",
+    args = build_parser()[0].parse_args(["run", "--url", "x", "--task", "x",
                                       "--model", f"scripted:{demo.replies_file()}"])
     with LocalServer(demo.root()) as server:
         task = Task(instruction=demo.TASK, url=server.url("index.html"), id="demo")
@@ -131,11 +138,10 @@ def cmd_calibrate(ns: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = build_parser()
+    parser, commands = build_parser()
     ns = parser.parse_args(argv)
-    handlers = {"run": cmd_run, "demo": cmd_demo, "calibrate": cmd_calibrate}
     try:
-        code = handlers[ns.command](ns)
+        code = commands[ns.command](ns)
     except ConfigError as e:
         print(f"webfovea: {e}", file=sys.stderr)
         code = 2

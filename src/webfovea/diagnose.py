@@ -29,8 +29,9 @@ Stage = Literal["parse", "execute", "feedback", "observe", "guardrails", "model"
                 "decision"]
 STAGES: tuple[Stage, ...] = ("parse", "execute", "feedback", "observe", "guardrails", "model",
                              "crash", "decision")
-# Statuses that end a run before any stage can be judged: the site, the browser, the harness.
-CRASHES = ("unreachable", "browser_error", "harness_error")
+# Statuses that end a run before any stage can be judged: the site, the browser, the harness,
+# or a process killed mid-task (its result still says "running").
+CRASHES = ("unreachable", "browser_error", "harness_error", "running")
 STREAK = 3  # consecutive no-change actions on clickable elements that make a feedback finding
 TOLERANCE = 2  # pixels between the expected and the recorded page point
 
@@ -212,7 +213,8 @@ def _task_findings(task: TaskRun) -> list[Finding]:
     elif result.status == "model_error":
         out.append(Finding("model", None, f"the model could not be used: {result.error}"))
     elif result.status in CRASHES:
-        out.append(Finding("crash", None, f"{result.status}: {result.error}"))
+        why = result.error or "the run stopped without a final status"
+        out.append(Finding("crash", None, f"{result.status}: {why}"))
     unseen = _unseen_answer(task)
     if unseen:
         out.append(Finding("observe", None, unseen))

@@ -124,9 +124,14 @@ def _evidence(before: Fingerprint, after: Fingerprint | None, changes: list[Chan
               ) -> dict[str, Any]:
     ignored = sum(f.data.get("ignored", 0) for f in after.frames) if after else 0
     out: dict[str, Any] = {"changes": [c.label for c in changes],
-                           "fingerprint_ms": round(before.ms + (after.ms if after else 0.0), 1)}
+                           "fingerprint_ms": round(before.ms + (after.ms if after else 0.0), 1),
+                           "frames": len(before.frames)}
     if ignored:
         out["noise_ignored"] = ignored  # mutations in regions that change by themselves
+    old, new = before.main, after.main if after else None
+    if old and new and "state" in new.data:  # the main frame's size, for the trajectory
+        out["nodes"] = [old.data["snap"]["nodes"], new.data["state"]["nodes"]]
+        out["text_length"] = [old.data["snap"]["textLength"], new.data["state"]["textLength"]]
     return out
 
 

@@ -28,6 +28,7 @@ class StepRecord(BaseModel):
     step: int
     started_at: float
     url: str = ""
+    title: str = ""  # page title when the screenshot was taken
     screenshot: str = ""  # path relative to the run dir, e.g. screens/001.png
     sent_size: tuple[int, int] = (0, 0)  # image as sent to the model
     page_size: tuple[int, int] = (0, 0)  # viewport in CSS pixels, measured
@@ -87,6 +88,10 @@ class TrajectoryWriter:
     def write_evidence(self, png: bytes) -> str:
         (self.out / "evidence.png").write_bytes(png)
         return "evidence.png"
+
+    def write_evidence_text(self, text: str) -> str:
+        (self.out / "evidence.txt").write_text(text, encoding="utf-8")
+        return "evidence.txt"
 
     def append_step(self, record: StepRecord) -> None:
         with self.steps_path.open("a", encoding="utf-8") as fh:

@@ -91,8 +91,9 @@ async def run_ray(tasks: Sequence[Task], job: Job, *, workers: int, address: str
     ray = import_ray()
     started_here = not ray.is_initialized()
     if started_here:
-        # A local Ray gets as many CPUs as workers; a cluster brings its own.
-        ray.init(address=address, num_cpus=None if address else workers,
+        # "local" starts a new Ray even when `ray start` left one running on this machine;
+        # it gets as many CPUs as workers. A cluster brings its own.
+        ray.init(address=address or "local", num_cpus=None if address else workers,
                  include_dashboard=False, log_to_driver=False, configure_logging=False)
     remote = ray.remote(num_cpus=1, max_retries=0)(remote_run)
     slots = asyncio.Semaphore(workers)

@@ -7,6 +7,7 @@ import time
 from dataclasses import dataclass
 
 from PIL import Image
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from ..config import Size
@@ -23,6 +24,7 @@ class Screen:
     capture: Size  # pixels of the raw screenshot (viewport x device scale factor)
     page: Size  # viewport in CSS pixels, measured in the page
     url: str
+    title: str
     taken_at: float
 
 
@@ -50,4 +52,17 @@ async def capture(page: Page, *, cap: Size | None) -> Screen:
     raw = await page.screenshot(type="png", caret="initial")
     png, sent, original = downsample(raw, cap)
     return Screen(png=png, sent=sent, capture=original, page=viewport, url=page.url,
-                  taken_at=time.time())
+                  title=await page.title(), taken_at=time.time())
+
+
+async def visible_text(page: Page) -> str:
+    """What the page and each of its frames render as text, frame by frame."""
+    parts = []
+    for frame in page.frames:
+        try:
+            text: str = await frame.evaluate(js("visible_text"))
+        except PlaywrightError:
+            continue  # a detached frame shows nothing
+        header = "" if frame.parent_frame is None else f"\n--- frame {frame.url}\n"
+        parts.append(header + text)
+    return "".join(parts)

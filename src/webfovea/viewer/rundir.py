@@ -83,11 +83,15 @@ def load_task(task_dir: Path) -> TaskRun:
 
 
 def read_steps(task_dir: Path) -> list[StepRecord]:
-    """``steps.jsonl``; a bad line is named by file and line number."""
+    """``steps.jsonl``; a bad line is named by file and line number. A last line cut short
+    (no newline: the process died while appending it) is left out."""
     path = task_dir / "steps.jsonl"
     if not path.is_file():
         return []
-    lines = path.read_text(encoding="utf-8").splitlines()
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    if lines and not text.endswith("\n"):
+        lines.pop()
     return [_model(StepRecord, path, line, number)
             for number, line in enumerate(lines, start=1) if line.strip()]
 

@@ -14,8 +14,9 @@
 // change is much larger than the region's own bursts. A one-off late render does not
 // make a region volatile, so a change the action really caused is not hidden: hiding
 // one makes the model abandon an action that worked, which costs more than a false
-// "took effect". Every field of the snapshot (URL, title, focus, fields, scroll
-// offsets, visible text) is compared the same way, so nothing volatile is compared raw.
+// "took effect". Visible text changes the same way: a caused mutation that carries text,
+// or (CSS :hover reveals, no mutation at all) a change in the text of the element under
+// the point and its nearest ancestors, which stop below any region that ticks by itself.
 ({ x, y, phase, quietMs, capMs }) => {
   const KEY = Symbol.for("webfovea.watch");
   const BURST_GAP = 250; // ms without mutation that ends a burst
@@ -49,13 +50,22 @@
   };
   // Rendered nodes added or removed; removing a node born in the same action window
   // undoes its addition (a tooltip the pointer passed over on its way), so it weighs nothing.
+  const counts = (n) => (n.nodeType === 1 ? !IGNORED.has(n.tagName) : n.nodeType === 3 && n.nodeValue.trim());
   const weightOf = (rec, born) => {
     if (rec.type !== "childList") return 1;
-    const counts = (n) => (n.nodeType === 1 ? !IGNORED.has(n.tagName) : n.nodeType === 3 && n.nodeValue.trim());
     let w = 0;
     for (const n of rec.addedNodes) if (counts(n)) w += 1;
     for (const n of rec.removedNodes) if (counts(n) && !(born && born.has(n))) w += 1;
     return w;
+  };
+  // Whether a mutation adds, removes, edits or (by attribute: class, hidden, style) may
+  // show or hide words.
+  const textual = (rec, born) => {
+    const words = (n) => Boolean(n.textContent && n.textContent.trim());
+    if (rec.type === "characterData") return true;
+    if (rec.type === "attributes") return words(rec.target);
+    return Array.from(rec.addedNodes).some(words) ||
+      Array.from(rec.removedNodes).some((n) => !born.has(n) && words(n));
   };
   const learn = (w, region, weight, t) => {
     if (structural(region)) return; // a page that churns <body> itself gets no noise allowance
@@ -87,8 +97,12 @@
       const weight = weightOf(rec, w.inAction ? w.born : null);
       if (!weight) continue;
       const region = regionOf(rec);
-      if (w.inAction) w.caused.set(region, (w.caused.get(region) || 0) + weight);
-      else learn(w, region, weight, t);
+      if (!w.inAction) {
+        learn(w, region, weight, t);
+        continue;
+      }
+      const seen = w.caused.get(region) || { weight: 0, text: false };
+      w.caused.set(region, { weight: seen.weight + weight, text: seen.text || textual(rec, w.born) });
     }
   };
 
@@ -96,7 +110,7 @@
     const w = {
       id: Math.random().toString(36).slice(2), since: now(), stats: new WeakMap(),
       volatile: new Set(), pending: new Set(), inAction: false, caused: new Map(), born: new WeakSet(),
-      snap: null, seq: 0, scrollers: [],
+      snap: null, scrollers: [], scope: null,
     };
     w.observer = new MutationObserver((records) => take(w, records));
     w.observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -126,36 +140,52 @@
     return `<${el.tagName.toLowerCase()}${id}>${text ? ` "${text}"` : ""}`;
   };
 
-  // Mutations of the action window that are not noise, as short labels.
+  // Mutations of the action window that are not noise: short labels, and whether any
+  // of them carries text.
   const caused = () => {
     const found = [];
     const noise = new Map();
     let ignored = 0;
-    for (const [region, weight] of w.caused) {
+    for (const [region, m] of w.caused) {
       if (!region.isConnected) continue; // its removal is charged to a connected parent
       const v = volatileAncestor(region);
-      if (v) noise.set(v, (noise.get(v) || 0) + weight);
-      else found.push([region, weight]);
+      if (!v) {
+        found.push([region, m]);
+        continue;
+      }
+      const sum = noise.get(v) || { weight: 0, text: false };
+      noise.set(v, { weight: sum.weight + m.weight, text: sum.text || m.text });
     }
     const span = now() - w.snap.at;
-    for (const [v, weight] of noise) {
+    for (const [v, m] of noise) {
       const s = w.stats.get(v);
       const limit = s.max * (1 + span / Math.max(s.gap, BURST_GAP)) + 2;
-      if (aimedAt(v) || weight > limit) found.push([v, weight]);
-      else ignored += weight;
+      if (aimedAt(v) || m.weight > limit) found.push([v, m]);
+      else ignored += m.weight;
     }
-    found.sort((a, b) => b[1] - a[1]);
-    return { found: found.slice(0, 3).map((f) => label(f[0])), count: found.length, ignored };
+    found.sort((a, b) => b[1].weight - a[1].weight);
+    return {
+      found: found.slice(0, 3).map((f) => label(f[0])), count: found.length, ignored,
+      text: found.some((f) => f[1].text),
+    };
   };
 
-  const visibleText = () => {
-    let text = document.body ? document.body.innerText || "" : "";
-    for (const v of w.volatile) {
-      if (!v.isConnected || aimedAt(v)) continue;
-      const own = v.innerText === undefined ? v.textContent : v.innerText;
-      if (own && own.trim()) text = text.split(own).join("");
+  // The element under the point and up to three ancestors: where a CSS :hover reveal
+  // shows its words. It stops below an ancestor holding a region that ticks by itself.
+  const holdsNoise = (el) => [...w.volatile].some((v) => el.contains(v) && !aimedAt(v));
+  const scopeAt = () => {
+    let scope = point && document.elementFromPoint(point.x, point.y);
+    if (!scope || holdsNoise(scope)) return null;
+    for (let i = 0; i < 3 && scope.parentElement && !structural(scope.parentElement) &&
+         !holdsNoise(scope.parentElement); i++) {
+      scope = scope.parentElement;
     }
-    return text;
+    return scope;
+  };
+  const scopeText = () => {
+    const el = w.scope;
+    if (!el || !el.isConnected) return "";
+    return el.innerText === undefined ? el.textContent : el.innerText;
   };
   const fields = () => Array.from(document.querySelectorAll("input, textarea, select"))
     .map((e) => (e.type === "checkbox" || e.type === "radio" ? String(e.checked) : String(e.value)))
@@ -190,15 +220,14 @@
   const offsets = () => w.scrollers.map((n) => [Math.round(n.scrollTop), Math.round(n.scrollLeft)]);
 
   const state = () => {
-    const text = visibleText();
     const titleEl = document.querySelector("title");
     return {
       url: location.href,
       title: document.title,
       titleVolatile: Boolean(titleEl && volatileAncestor(titleEl)),
       nodes: document.getElementsByTagName("*").length,
-      textLength: text.length,
-      textHash: hash(text),
+      textLength: document.body ? (document.body.innerText || "").length : 0,
+      textHash: hash(scopeText()),
       scrollX: Math.round(window.scrollX),
       scrollY: Math.round(window.scrollY),
       containers: offsets(),
@@ -213,7 +242,7 @@
     if (now_.title !== before.title && !now_.titleVolatile) c.title = now_.title;
     const content = caused();
     if (content.count) c.content = content.found;
-    if (now_.textHash !== before.textHash) c.text = true;
+    if (content.text || now_.textHash !== before.textHash) c.text = true;
     if (now_.scrollX !== before.scrollX || now_.scrollY !== before.scrollY) {
       c.scroll = [now_.scrollX - before.scrollX, now_.scrollY - before.scrollY];
     }
@@ -228,9 +257,7 @@
     return { changes: c, ignored: content.ignored };
   };
 
-  const summary = (extra) => ({
-    id: w.id, age: Math.round(now() - w.since), seq: w.seq, volatile: w.volatile.size, ...extra,
-  });
+  const summary = (extra) => ({ id: w.id, ...extra });
 
   if (phase === "watch") {
     w.inAction = false; // the page is being shown to the model: no action is running
@@ -263,7 +290,7 @@
     flush();
     prune();
     w.scrollers = scrollersAt();
-    w.seq += 1;
+    w.scope = scopeAt();
     w.snap = { ...state(), at: now(), age: Math.round(now() - w.since) };
     w.caused = new Map();
     w.born = new WeakSet();
