@@ -9,9 +9,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_bench_support import PAGES, TaskPolicy, closed_port_url, finish, provider, run_cli, \
-    write_tasks
 
+from test_bench_support import (
+    PAGES,
+    TaskPolicy,
+    closed_port_url,
+    finish,
+    provider,
+    run_cli,
+    write_tasks,
+)
 from webfovea.bench.store import Store
 from webfovea.testing import LocalServer
 

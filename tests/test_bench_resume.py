@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_bench_support import PAGES, TaskPolicy, descendants, finish, kill, run_cli, write_tasks
 
+from test_bench_support import PAGES, TaskPolicy, descendants, finish, kill, run_cli, write_tasks
 from webfovea.bench.store import Store
 from webfovea.testing import FakeProvider, LocalServer
 

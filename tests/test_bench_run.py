@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from test_bench_support import (
     PAGES,
     RAISE,
@@ -35,7 +36,6 @@ from test_bench_support import (
     run_cli,
     write_tasks,
 )
-
 from webfovea.bench.store import Store
 from webfovea.browser.chromium import find_chromium, launch_args
 from webfovea.testing import FakeProvider, FakeRequest, LocalServer

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from test_bench_support import write_tasks
 
+from test_bench_support import write_tasks
 from webfovea.bench.tasks import Split, pick, read_tasks, stable_fraction, task_dir_name
 from webfovea.errors import ConfigError
 from webfovea.task import Task

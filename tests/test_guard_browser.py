@@ -16,10 +16,12 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from PIL import Image
+from playwright.async_api import Error as PlaywrightError
 
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
+from webfovea.guard import Guard
 from webfovea.models.loader import load_model
 from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.retry import RetryPolicy
@@ -253,3 +255,33 @@ async def test_model_error_ends_the_task_and_the_next_one_runs(
         await model.aclose()
     assert failed.status == "model_error" and failed.error and "3 attempt(s)" in failed.error
     assert after.status == "finished" and after.answer == "42"
+
+
+async def test_an_entry_that_redirects_off_site_is_blocked(
+        browser: BrowserSession, sites: tuple[Site, Site], tmp_path: Path) -> None:
+    ours, other = sites
+    before = len(other.hits)
+    entry = ours.url("redirect?to=" + other.url("landing.html?via=entry"))
+    result, steps, fp = await _run(browser, tmp_path, entry, ScriptedPolicy([]))
+    assert result.status == "unreachable" and not steps and not fp.requests
+    assert len(other.hits) == before
+
+
+async def test_two_tasks_in_one_browser_each_keep_their_own_site(
+        browser: BrowserSession, sites: tuple[Site, Site]) -> None:
+    ours, other = sites
+    tabs_a, tabs_b = await browser.new_tabs(), await browser.new_tabs()
+    try:
+        await Guard(AgentConfig()).install(tabs_a, ours.url("link.html"))
+        await Guard(AgentConfig()).install(tabs_b, other.url("landing.html"))
+        await tabs_a.open(ours.url("link.html"))
+        await tabs_b.open(other.url("landing.html"))
+        await tabs_b.page.goto(other.url("frame.html"))  # B's own site: A's lock lets it be
+        for tabs, outside in ((tabs_a, other.url("frame.html")), (tabs_b, ours.url("still.html"))):
+            with pytest.raises(PlaywrightError, match="ERR_ABORTED"):
+                await tabs.page.goto(outside)
+            assert [e.kind for e in tabs.drain_events()] == ["blocked"]
+        assert (tabs_a.page.url, tabs_b.page.url) == (ours.url("link.html"), other.url("frame.html"))
+    finally:
+        await tabs_a.close()
+        await tabs_b.close()

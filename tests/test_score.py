@@ -93,7 +93,8 @@ def test_tricky_pairs(reference: str, answer: str, answer_type: str, correct: bo
 def test_verdicts_explain_themselves() -> None:
     assert "within 0.5 %" in match("1000", "1005").detail
     assert "not within 0.5 %" in match("1000", "1005.01").detail
-    assert "ambiguous" in match("1,234", "1234").detail
+    assert "ambiguous" in match("1,234", "1.234").detail
+    assert "ambiguous" not in match("1,234", "1234").detail
     assert "currency differs" in match("$5", "€5").detail
     assert "2 different numbers" in match("42", "between 40 and 42").detail
 
@@ -118,13 +119,18 @@ def test_split_items_keeps_numbers_whole() -> None:
     assert split_items("a;b | c") == ["a", "b", "c"]
 
 
+async def verdict(reference: str | None, answer: str, status: str = "finished",
+                  judge: Judge | None = None) -> Verdict:
+    return await score(reference=reference, answer=answer, answer_type="auto", status=status,
+                       question="Which one?", judge=judge)
+
+
 async def test_status_and_missing_reference_decide_before_matching() -> None:
-    common = {"answer_type": "auto", "question": "q"}
-    unscored = await score(reference=None, answer="1", status="finished", **common)  # type: ignore[arg-type]
+    unscored = await verdict(None, "1")
     assert unscored == Verdict(None, "none", "the task has no reference answer")
-    timed_out = await score(reference="1", answer="1", status="time_limit", **common)  # type: ignore[arg-type]
+    timed_out = await verdict("1", "1", status="time_limit")
     assert (timed_out.correct, timed_out.matcher) == (False, "status")
-    empty = await score(reference="1", answer="  ", status="finished", **common)  # type: ignore[arg-type]
+    empty = await verdict("1", "  ")
     assert (empty.correct, empty.matcher) == (False, "status")
 
 
@@ -147,22 +153,17 @@ def judge_server() -> Iterator[FakeProvider]:
 async def test_judge_decides_only_inconclusive_misses(judge_server: FakeProvider) -> None:
     judge = Judge(load_model("openai:judge", base_url=judge_server.base_url))
     try:
-        common = {"answer_type": "auto", "status": "finished", "judge": judge}
-        same = await score(reference="New York City", answer="NYC", question="Which city?",
-                           **common)  # type: ignore[arg-type]
+        same = await verdict("New York City", "NYC", judge=judge)
         assert (same.correct, same.matcher) == (True, "judge")
         assert "openai:judge judged it equivalent" in same.detail
-        other = await score(reference="New York City", answer="Boston", question="Which city?",
-                            **common)  # type: ignore[arg-type]
+        other = await verdict("New York City", "Boston", judge=judge)
         assert (other.correct, other.matcher) == (False, "judge")
         # Numbers read on both sides are final: the judge is not even asked.
         asked = len(judge_server.requests)
-        number = await score(reference="42", answer="NYC 43", question="How many?",
-                             **common)  # type: ignore[arg-type]
+        number = await verdict("42", "NYC 43", judge=judge)
         assert (number.correct, number.matcher) == (False, "numeric")
         assert len(judge_server.requests) == asked
-        garbled = await score(reference="Paris", answer="garbled", question="Which city?",
-                              **common)  # type: ignore[arg-type]
+        garbled = await verdict("Paris", "garbled", judge=judge)
         assert (garbled.correct, garbled.matcher) == (False, "exact")
         assert "the judge failed" in garbled.detail
     finally:

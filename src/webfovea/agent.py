@@ -10,6 +10,7 @@ from pathlib import Path
 from playwright.async_api import Error as PlaywrightError
 
 from . import feedback
+from .browser import fingerprint
 from .browser.capture import Screen, capture, visible_text
 from .browser.executor import Executor, safe_execute
 from .browser.session import BrowserSession, Tabs
@@ -40,6 +41,8 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
         await _Run(task, model, tabs, guard, writer, result).loop()
     except WebfoveaError as e:
         result.status, result.error = e.status, str(e)
+        if guard.lock and guard.lock.blocked:  # e.g. an entry URL that redirects off the site
+            result.error += f" ({guard.lock.blocked[-1].sentence()})"
     except PlaywrightError as e:
         result.status, result.error = "browser_error", (e.message or str(e)).splitlines()[0]
     finally:
@@ -88,6 +91,8 @@ class _Run:
     async def step(self, step: int) -> StepRecord:
         t0 = time.monotonic()
         screen = await capture(self.tabs.page, cap=self.config.image_cap)
+        # The fingerprint's noise watchers learn the page while the model thinks.
+        await fingerprint.watch(self.tabs.page)
         space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
         sent = SentImage(screen.png, screen.sent.width, screen.sent.height, f"step {step}")
         self.images = [*self.images, sent][-self.config.history_images:]
@@ -133,8 +138,11 @@ class _Run:
             return feedback.refused(refusal.guardrail, refusal.note)
         if action.name == "finished":
             return await self.answer(action.text("content"))
+        blocked_before = len(self.guard.lock.blocked) if self.guard.lock else 0
         note = await safe_execute(self.executor, action, screen)
         record.page_points = list(note.page_points)
+        if self.guard.lock and len(self.guard.lock.blocked) > blocked_before:
+            note.guardrail = note.guardrail or "domain_lock"
         escalation = self.guard.after(action, note.outcome, note.page_points)
         if escalation:
             note.text = f"{note.text} {escalation}"

@@ -11,10 +11,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import demo
+from .actions import REGISTRY
 from .agent import run_task
 from .browser.session import BrowserSession
 from .calibrate import Calibration, calibrate
-from .config import COORD_SPACES, AgentConfig, BrowserConfig, Size
+from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
 from .errors import ConfigError, ModelError, exit_code
 from .models.loader import load_model
 from .task import Task
@@ -37,6 +38,10 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headed", action="store_true", help="show the browser window")
     p.add_argument("--allow-domain", action="append", default=[],
                    help="another site top-level navigation may go to (repeatable)")
+    p.add_argument("--budget", action="append", default=[], metavar="CLASS=N",
+                   help="per-task budget of an action class: reload, hotkey, go_back, "
+                        "pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
+    p.add_argument("--allow-downloads", action="store_true", help="let pages download files")
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -65,13 +70,26 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
 def agent_config(ns: argparse.Namespace) -> AgentConfig:
     cap = None if ns.image_cap.lower() == "none" else Size.parse(ns.image_cap, flag="--image-cap")
     return AgentConfig(max_steps=ns.max_steps, time_limit=ns.time_limit, image_cap=cap,
-                       coords=ns.coords, allow_domains=tuple(ns.allow_domain))
+                       coords=ns.coords, allow_domains=tuple(ns.allow_domain),
+                       action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)})
+
+
+def _budgets(items: list[str]) -> dict[str, int]:
+    known = {spec.budget for spec in REGISTRY.values()} - {"finish"}
+    out: dict[str, int] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        if name not in known or not value.isdigit():
+            raise ConfigError(f"--budget takes CLASS=N with CLASS one of {', '.join(sorted(known))} "
+                              f"and N a whole number, got {item!r}")
+        out[name] = int(value)
+    return out
 
 
 def browser_config(ns: argparse.Namespace, *, host_rules: tuple[str, ...] = ()) -> BrowserConfig:
     if ns.device_scale_factor <= 0:
         raise ConfigError(f"--device-scale-factor must be positive, got {ns.device_scale_factor}")
-    return BrowserConfig(headless=not ns.headed, cdp_url=ns.cdp_url,
+    return BrowserConfig(headless=not ns.headed, cdp_url=ns.cdp_url, downloads=ns.allow_downloads,
                          viewport=Size.parse(ns.viewport, flag="--viewport"),
                          device_scale_factor=ns.device_scale_factor, host_rules=host_rules)
 

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .domains import normalise_domain
 from .errors import ConfigError
 
 CoordSpace = Literal["image", "norm1000", "smart_resize"]
@@ -71,5 +72,8 @@ class AgentConfig:
             raise ConfigError(f"--max-steps must be at least 1, got {self.max_steps}")
         if self.time_limit <= 0:
             raise ConfigError(f"--time-limit must be positive, got {self.time_limit}")
+        # Validated here so a bad --allow-domain is a usage error, not a failed task.
+        object.__setattr__(self, "allow_domains",
+                           tuple(normalise_domain(d) for d in self.allow_domains))
         if self.coords not in COORD_SPACES:
             raise ConfigError(f"--coords must be one of {', '.join(COORD_SPACES)}, got {self.coords!r}")

@@ -79,6 +79,8 @@ def _events_text(events: list[PageEvent]) -> str:
     for e in events:
         if e.kind == "new_tab":
             parts.append(f"a new tab opened ({e.detail}) and is now shown")
+        elif e.kind == "blocked":
+            parts.append(e.detail)
         elif e.kind == "dialog":
             parts.append(f"a dialog appeared and was accepted: {e.detail}")
         elif e.kind == "tab_closed":

@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from webfovea.actions import DIRECTIONS, REGISTRY, Action, ActionSpec, ArgSpec, ArgValue, Point
 from webfovea import faults
+from webfovea.actions import DIRECTIONS, REGISTRY, Action, ActionSpec, ArgSpec, ArgValue, Point
 from webfovea.errors import ParseError
 
 

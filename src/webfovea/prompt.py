@@ -18,6 +18,8 @@ CONSTRAINTS = (
     "Coordinates refer to the most recent screenshot.",
     "A dropdown (<select>) list does not show in screenshots: use select().",
     "End text with \\n in type() or fill() to press Enter.",
+    "Browser shortcuts that close, open or switch tabs, focus the address bar, print, save or "
+    "open developer tools are refused.",
     "Values that appear only on hover need hover(); text below the fold can be reached "
     "with find_text() or scroll().",
     "When you have the answer, reply finished(content='the answer'), on the page that shows it.",

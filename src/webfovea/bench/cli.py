@@ -66,7 +66,8 @@ def _bench_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
     p.add_argument("--split", help="named parts by a stable hash of the id, e.g. dev:70,holdout:30")
     p.add_argument("--part", help="the part of --split to run")
-    p.add_argument("--judge", help="model spec of a judge for semantic equivalence (off by default)")
+    p.add_argument("--judge", help="model spec of a judge for semantic equivalence "
+                                   "(off by default)")
     p.add_argument("--judge-base-url")
     _add_prices(p)
     _add_run_options(p)
@@ -178,7 +179,7 @@ def _bench(ns: argparse.Namespace, store: Store, settings: dict[str, Any], job: 
         return 130
     report = build_report(store, str(ns.out))
     write_html(report, ns.out, {r.task_id: r.dir for r in store.rows()})
-    print_table(report, Console())
+    print_table(report, _stdout())
     return 0
 
 
@@ -210,7 +211,7 @@ def cmd_score(ns: argparse.Namespace) -> int:
     elif ns.format == "csv":
         sys.stdout.write(to_csv(report))
     else:
-        print_table(report, Console())
+        print_table(report, _stdout())
     return 0
 
 
@@ -235,8 +236,14 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     if ns.format == "json":
         print(json.dumps(result.to_json(), indent=2))
     else:
-        print_comparison(result, Console())
+        print_comparison(result, _stdout())
     return 0
+
+
+def _stdout() -> Console:
+    """Standard output; piped into a file or CI log, tables get room instead of 80 columns."""
+    console = Console()
+    return console if console.is_terminal else Console(width=120)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -26,7 +26,7 @@ def write_html(report: Report, run_dir: Path, dirs: dict[str, str]) -> Path:
              f"on reachable sites {escape(report.success_reachable.shown())}; "
              f"{report.done}/{report.tasks} tasks done"
              + (f"; judge {escape(report.judge)}" if report.judge else "") + "</p>",
-             _buckets(report), _tasks(report, dirs), _versions(report)]
+             _buckets(report), _tasks(report, run_dir, dirs), _versions(report)]
     path.write_text("\n".join(parts), encoding="utf-8")
     return path
 
@@ -37,18 +37,20 @@ def _buckets(report: Report) -> str:
     return f"<h2>Outcomes</h2><table><tr><th>outcome<th>tasks<th>meaning</tr>{rows}</table>"
 
 
-def _tasks(report: Report, dirs: dict[str, str]) -> str:
+def _tasks(report: Report, run_dir: Path, dirs: dict[str, str]) -> str:
     head = "<tr><th>id<th>outcome<th>matcher<th>answer<th>reference<th>steps<th>time<th>tokens" \
            "<th>verdict<th>evidence</tr>"
     rows = []
     for ln in report.lines:
         folder = f"tasks/{dirs.get(ln.id, ln.id)}"
+        evidence = (f"<a href='{escape(folder)}/evidence.png'>evidence</a>"
+                    if (run_dir / folder / "evidence.png").is_file() else "–")
         rows.append(
             f"<tr class={ln.bucket}><td><a href='{escape(folder)}/result.json'>{escape(ln.id)}"
             f"</a><td>{ln.bucket}<td>{escape(ln.matcher)}<td>{escape(ln.answer or '')}"
             f"<td>{escape(ln.reference or '')}<td>{ln.steps}<td>{ln.elapsed:.1f}s"
             f"<td>{ln.input_tokens}/{ln.output_tokens}<td>{escape(ln.verdict or ln.error or '')}"
-            f"<td><a href='{escape(folder)}/evidence.png'>evidence</a></tr>")
+            f"<td>{evidence}</tr>")
     return f"<h2>Tasks</h2><table>{head}{''.join(rows)}</table>"
 
 

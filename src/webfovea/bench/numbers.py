@@ -1,8 +1,9 @@
 """Reading numbers out of answers: separators in both conventions, scale words, units, currency.
 
 A number whose separator is genuinely ambiguous ("1,234" or "1.234": one separator
-followed by exactly three digits) keeps both readings; the numeric matcher accepts
-a pair when any readings agree and says so in its verdict.
+followed by exactly three digits) keeps both readings, the English one first (comma
+groups, point is decimal); the numeric matcher accepts a pair when any readings agree
+and says so in its verdict when it took the other reading.
 
 Percent: a percentage is the number as written ("12%" reads as 12, flagged as a
 percent). So "12%" matches "12" and "12 percent", but not "0.12": the reference
@@ -129,7 +130,9 @@ def literal_readings(lit: str) -> tuple[tuple[Decimal, ...], bool]:
         if seps[0] not in ",.":
             return (_dec(head + tail),), False  # 1 234, 1'234
         if len(tail) == 3 and 0 < len(head) <= 3 and head != "0":
-            return (_dec(head + tail), _dec(head + "." + tail)), True
+            # The English reading first: a comma groups thousands, a point is decimal.
+            grouped, decimal = _dec(head + tail), _dec(head + "." + tail)
+            return ((grouped, decimal) if seps[0] == "," else (decimal, grouped)), True
         return (_dec((head or "0") + "." + tail),), False
     if len(set(seps)) == 1:
         return (_dec(_strip_groups(lit)),), False  # 1,234,567  1.234.567  1 234 567

@@ -18,8 +18,10 @@ class BenchProgress:
         self.running = self.failed = self.correct = self.scored = 0
         self._live = console.is_terminal
         self._bar = Progress(
-            TextColumn("[bold]bench"), BarColumn(), TextColumn("{task.completed}/{task.total} done"),
-            TextColumn("{task.fields[running]} running"), TextColumn("{task.fields[failed]} failed"),
+            TextColumn("[bold]bench"), BarColumn(),
+            TextColumn("{task.completed}/{task.total} done"),
+            TextColumn("{task.fields[running]} running"),
+            TextColumn("{task.fields[failed]} failed"),
             TextColumn("success {task.fields[rate]}"), TimeElapsedColumn(),
             console=console, disable=not self._live)
         self._id: TaskID | None = None

@@ -126,12 +126,12 @@ def _conflict(ref: Number, found: Sequence[Number]) -> str:
 
 
 def _agrees(ref: Number, answer: Number) -> str | None:
-    for r in ref.readings:
-        for a in answer.readings:
+    for i, r in enumerate(ref.readings):
+        for j, a in enumerate(answer.readings):
             if within(a, r, TOLERANCE):
                 how = "equal" if a == r else f"within 0.5 % ({_percent_off(a, r)} off)"
-                note = " (an ambiguous separator was read both ways)" if (
-                    ref.ambiguous or answer.ambiguous) else ""
+                # Readings after the first are the other convention of an ambiguous separator.
+                note = " (an ambiguous separator read the other way)" if i or j else ""
                 return f"{plain(a)} vs {plain(r)}: {how}{note}"
     return None
 

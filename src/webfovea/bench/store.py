@@ -116,6 +116,7 @@ class Store:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One transaction: committed as a whole, or rolled back on an exception."""
         with self.conn:
             yield self.conn
 
@@ -175,26 +176,20 @@ class Store:
 
     def add_tasks(self, tasks: Sequence[Task]) -> None:
         """Record the run's tasks; a task already recorded must be defined the same way."""
-        changed = []
+        known = {r["task_id"]: _definition(r) for r in self.conn.execute("SELECT * FROM tasks")}
+        changed = [t.id for t in tasks if t.id in known and known[t.id] != _task_definition(t)]
+        if changed:
+            raise ConfigError(f"these tasks are defined differently than in the run being "
+                              f"resumed: {', '.join(changed[:10])}; use a new --out")
         with self._tx() as c:
             position = c.execute("SELECT COALESCE(MAX(position), -1) FROM tasks").fetchone()[0]
-            for task in tasks:
-                row = c.execute("SELECT * FROM tasks WHERE task_id = ?", (task.id,)).fetchone()
-                if row is not None:
-                    if _definition(row) != _task_definition(task):
-                        changed.append(task.id)
-                    continue
+            for task in (t for t in tasks if t.id not in known):
                 position += 1
                 c.execute(
                     "INSERT INTO tasks (task_id, position, dir, instruction, url, reference, "
                     "answer_type, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (task.id, position, task_dir_name(task.id), task.instruction, task.url,
                      task.answer, task.answer_type, json.dumps(list(task.tags))))
-            if changed:
-                c.rollback()
-        if changed:
-            raise ConfigError(f"these tasks are defined differently than in the run being "
-                              f"resumed: {', '.join(changed[:10])}; use a new --out")
 
     def unfinished(self, task_ids: Sequence[str]) -> list[str]:
         done = {r[0] for r in self.conn.execute("SELECT task_id FROM tasks WHERE state = 'done'")}

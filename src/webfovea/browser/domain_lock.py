@@ -68,7 +68,6 @@ class DomainLock:
     policy: DomainPolicy
     tabs: Tabs
     blocked: list[Blocked] = field(default_factory=list)
-    _cdp: CDPSession | None = None
     _context_id: str = ""
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
     _last_allowed: dict[Page, str] = field(default_factory=dict)
@@ -82,7 +81,7 @@ class DomainLock:
         self._context_id = (await page_cdp.send("Target.getTargetInfo"))["targetInfo"][
             "browserContextId"]
         await page_cdp.detach()
-        self._cdp = cdp = await context.browser.new_browser_cdp_session()
+        cdp = await context.browser.new_browser_cdp_session()
         cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._paused(cdp, event)))
         await cdp.send("Fetch.enable", _DOCUMENTS)
         context.on("close", lambda _: self._spawn(_quietly(cdp.detach())))

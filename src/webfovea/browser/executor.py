@@ -23,6 +23,7 @@ from ..config import AgentConfig, Size
 from ..geometry import ModelSpace, OutsideImage, model_space, to_page
 from . import fingerprint, observe
 from .capture import Screen
+from .frame_fallback import after_click
 from .keys import to_playwright
 from .locate import Hit, hit_test
 from .scripts import js
@@ -101,8 +102,6 @@ class Executor:
     # --- pointer -------------------------------------------------------------------------
 
     async def _do_click(self, m: Mapped, hit: Hit | None) -> Effect:
-        from .frame_fallback import after_click  # the iframe fallback (DESIGN's execute stage)
-
         await self.tabs.page.mouse.click(*m.points[0])
         if hit is None or not hit.in_child_frame:
             return Effect()

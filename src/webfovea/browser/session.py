@@ -139,6 +139,8 @@ class Tabs:
         self.inflight.pop(request, None)
 
     def _on_new_page(self, page: Page) -> None:
+        if page.url == "":
+            return  # a tab whose first navigation the domain lock blocked; the lock closes it
         self._watch(page)
         self.page = page
         self.events.append(PageEvent("new_tab", page.url))

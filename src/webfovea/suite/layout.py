@@ -137,9 +137,9 @@ def _compose_into(out: list[Element], report: PageReport, frames: Mapping[str, P
                   depth: int) -> None:
     for el in report.elements:
         out.append(_place(el, dx, dy, clip, frame, frame_hit))
-        child = frames.get(el.frame) if el.frame else None
-        if child is None or depth >= 3 or not el.visible:
+        if not el.frame or not el.visible or depth >= 3 or el.frame not in frames:
             continue
+        child = frames[el.frame]
         ox, oy = el.ox + dx, el.oy + dy
         inner = (max(clip[0], ox), max(clip[1], oy),
                  min(clip[2], ox + el.cw), min(clip[3], oy + el.ch))

@@ -58,7 +58,7 @@ def compute(answer: Answer, captures: Mapping[str, Capture]) -> str:
     nums = [to_number(c.value) for c in got]
     if answer.op in ("max_label", "min_label"):
         pick = max if answer.op == "max_label" else min
-        return pick(zip(nums, (c.label for c in got)), key=lambda pair: pair[0])[1]
+        return pick(zip(nums, (c.label for c in got), strict=True), key=lambda pair: pair[0])[1]
     if answer.op == "trend":
         up, down = answer.match.split("|")
         return up if nums[-1] > nums[0] else down

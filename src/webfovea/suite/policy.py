@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from ..actions import Action, ArgValue, Point
 from .layout import Element, Layout
 from .plan import Capture, capture, compute
 from .spec import Click, Fill, FindText, Hover, Read, ReadText, Select, Step, SuiteTask, Wait
@@ -140,3 +141,30 @@ class PlanRunner:
         direction: Literal["up", "down"] = "down" if centre_y > layout.viewport_h / 2 else "up"
         return Move("scroll", middle, direction=direction, thought=self._thought(
             f"scroll {direction} to bring {target} into view"))
+
+
+def to_action(move: Move, *, scale_x: float, scale_y: float) -> Action:
+    """The move as a registry action, its point scaled from page CSS pixels to the image space
+    the model answers in (scale = image size / viewport size, both measured)."""
+    args: dict[str, ArgValue] = {}
+    if move.point is not None:
+        args["start_box"] = Point(round(move.point[0] * scale_x), round(move.point[1] * scale_y))
+    if move.kind == "select":
+        args["option"] = move.text
+    elif move.kind in ("fill", "finished"):
+        args["content"] = move.text
+    elif move.kind == "find_text":
+        args["text"] = move.text
+    elif move.kind == "read_text":
+        args["label"] = move.text
+    elif move.kind == "scroll":
+        args["direction"] = move.direction or "down"
+    if move.kind == "scroll" and move.point is None:
+        raise SuiteError("a scroll move needs a point")
+    return Action(move.kind, args)
+
+
+def reply_text(move: Move, *, scale_x: float, scale_y: float) -> str:
+    """The move phrased as a model reply in the DESIGN grammar."""
+    action = to_action(move, scale_x=scale_x, scale_y=scale_y)
+    return f"Thought: {move.thought}\nAction: {action.source()}"

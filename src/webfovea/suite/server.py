@@ -93,7 +93,8 @@ class SuiteApp:
             self.store.wait_quiet(lane, quiet=settle, timeout=settle + 2.0)
         layout = self.store.current(lane)
         if layout is None:
-            return json_response({"error": f"no page has reported on lane {lane} yet"}, 404)
+            return json_response({"error": f"no page has reported on lane {lane} yet"},
+                                 status=404)
         return json_response(layout.model_dump())
 
     def _index(self) -> Response:

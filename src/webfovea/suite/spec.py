@@ -12,7 +12,7 @@ policy following the plan proves the answer is reachable through the page.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 Kind = Literal[
     "document_extraction",
@@ -78,7 +78,7 @@ class UrlHas:
     text: str
 
 
-Cond = Union[Shown, Present, Gone, TextHas, ValueIs, UrlHas]
+Cond = Shown | Present | Gone | TextHas | ValueIs | UrlHas
 
 
 # -- plan steps ----------------------------------------------------------------------------
@@ -158,7 +158,7 @@ class ReadText:
     pattern: str = r"(?P<value>.+)"
 
 
-Step = Union[Click, Hover, Select, Fill, FindText, Wait, Read, ReadText]
+Step = Click | Hover | Select | Fill | FindText | Wait | Read | ReadText
 
 AnswerOp = Literal["text", "number", "sum", "difference", "ratio", "max_label", "min_label",
                    "trend", "count"]

@@ -12,7 +12,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from string import Template
 from urllib.parse import urlencode
@@ -59,7 +59,7 @@ def join(items: Iterable[object]) -> Markup:
     return Markup("".join(esc(i) for i in items))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _template(name: str) -> Template:
     path = TEMPLATES / name
     if not path.is_file():
@@ -118,7 +118,7 @@ def query_string(**params: object) -> str:
     return "?" + urlencode(kept) if kept else ""
 
 
-Handler = Callable[..., Response]
+Handler = Callable[..., Response | None]
 
 
 class Router:

@@ -35,8 +35,8 @@ def _all_months(source: str, year: int) -> list[Step]:
 def energy_tasks(data: EnergyData, url: UrlFor) -> list[SuiteTask]:
     home = url("/")
     tags = ("iframe", "canvas", "hover")
-    hydro = dict(zip(MONTHS, data.generation[("hydro", 2024)]))
-    solar = dict(zip(MONTHS, data.generation[("solar", 2023)]))
+    hydro = dict(zip(MONTHS, data.generation[("hydro", 2024)], strict=True))
+    solar = dict(zip(MONTHS, data.generation[("solar", 2023)], strict=True))
     july = {str(y): data.value("solar", y, "July") for y in (2023, 2024)}
     return [
         task("energy-value", site=SITE, kind="chart_analysis", url=home, tags=tags,

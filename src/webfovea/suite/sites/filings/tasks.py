@@ -3,8 +3,21 @@
 from __future__ import annotations
 
 from ...plan import fmt_number
-from ...spec import (Answer, Click, Fill, FindText, Read, ReadText, Select, Shown, Step,
-                     SuiteTask, TextHas, UrlHas, ValueIs)
+from ...spec import (
+    Answer,
+    Click,
+    Fill,
+    FindText,
+    Read,
+    ReadText,
+    Select,
+    Shown,
+    Step,
+    SuiteTask,
+    TextHas,
+    UrlHas,
+    ValueIs,
+)
 from ..base import long_date
 from ..taskkit import NUM, UrlFor, task
 from .data import ANNUAL, ENVIRONMENTAL, FilingsData

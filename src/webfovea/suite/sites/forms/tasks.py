@@ -5,8 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from ...plan import fmt_number
-from ...spec import (Answer, Click, Fill, Present, Read, Step, SuiteTask, TextHas, UrlHas,
-                     ValueIs)
+from ...spec import Answer, Click, Fill, Present, Read, Step, SuiteTask, TextHas, UrlHas, ValueIs
 from ..base import MONTHS, long_date, slug
 from ..taskkit import UrlFor, task
 from .fares import RAILCARDS, TODAY, journey

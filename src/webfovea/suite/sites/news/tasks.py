@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from ...spec import (Answer, Click, FindText, Present, Read, Shown, Step, SuiteTask,
-                     UrlHas)
+from ...spec import Answer, Click, FindText, Present, Read, Shown, Step, SuiteTask, UrlHas
 from ..base import long_date
 from ..taskkit import NUM, UrlFor, task
 from .data import ASKED_DAY, NewsData

@@ -12,6 +12,7 @@ from ..base import SearchEntry, Site, long_date, number
 from .data import PAGE_SIZE, REGIONS, TABLES, YEARS, Row, cell_id, generate
 from .tasks import stats_tasks
 
+
 class StatsSite(Site):
     name = "stats"
     host = "stats.fovea.test"

@@ -1,0 +1,164 @@
+"""Wall time, tasks/hour and peak memory per worker of `webfovea bench` at 1, 2 and 4 workers.
+
+Each run is its own `python -m webfovea.bench.cli bench` process; a sampler reads the
+proportional set size (PSS, shared pages split fairly) of its process tree four times a
+second. A local worker is one Playwright driver with its own Chromium, so "per worker" is
+the driver's process subtree; "bench process" is the Python process itself.
+
+    python benchmarks/bench_workers.py TASKS.jsonl --bench-args "--model SPEC ..."
+    python benchmarks/bench_workers.py --demo 12 --latency 1.5
+
+``--demo N`` runs N copies of the bundled demo task (a local page, three steps) against a
+local OpenAI-protocol server replaying the demo's replies after ``--latency`` seconds,
+so the numbers include a model's think time without needing a model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shlex
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from webfovea import demo
+from webfovea.models.scripted import read_replies
+from webfovea.testing import FakeProvider, FakeRequest, LocalServer
+
+
+@dataclass
+class Peaks:
+    total: int = 0
+    python: int = 0
+    per_worker: dict[int, int] = field(default_factory=dict)
+
+
+def pss_kib(pid: int) -> int:
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    return 0
+
+
+def children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+                tree.setdefault(ppid, []).append(int(entry))
+    return tree
+
+
+def subtree(tree: dict[int, list[int]], root: int) -> list[int]:
+    found, todo = [root], [root]
+    while todo:
+        for child in tree.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def sample(root: int, peaks: Peaks, stop: threading.Event) -> None:
+    while not stop.wait(0.25):
+        tree = children()
+        python = pss_kib(root)
+        total = python
+        for worker in tree.get(root, []):  # the Playwright drivers, one per worker
+            size = sum(pss_kib(p) for p in subtree(tree, worker))
+            peaks.per_worker[worker] = max(peaks.per_worker.get(worker, 0), size)
+            total += size
+        peaks.python = max(peaks.python, python)
+        peaks.total = max(peaks.total, total)
+
+
+def run_bench(tasks: Path, out: Path, workers: int, extra: list[str]) -> tuple[float, Peaks]:
+    command = [sys.executable, "-m", "webfovea.bench.cli", "bench", str(tasks), "--out",
+               str(out), "--workers", str(workers), *extra]
+    peaks, stop = Peaks(), threading.Event()
+    start = time.monotonic()
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    sampler = threading.Thread(target=sample, args=(proc.pid, peaks, stop), daemon=True)
+    sampler.start()
+    _, err = proc.communicate()
+    wall = time.monotonic() - start
+    stop.set()
+    sampler.join()
+    if proc.returncode != 0:
+        raise SystemExit(f"bench failed ({proc.returncode}): {err.decode()[-2000:]}")
+    return wall, peaks
+
+
+def outcome(out: Path) -> tuple[int, int, int]:
+    with sqlite3.connect(out / "results.sqlite") as db:
+        done, correct = db.execute("SELECT COUNT(*), COALESCE(SUM(correct), 0) FROM tasks "
+                                   "WHERE state = 'done'").fetchone()
+        steps = db.execute("SELECT COUNT(*) FROM steps").fetchone()[0]
+    return done, correct, steps
+
+
+@contextlib.contextmanager
+def demo_setup(count: int, latency: float, folder: Path) -> Iterator[tuple[Path, list[str]]]:
+    """N demo tasks on a local server and a fake provider replaying the demo's replies."""
+    replies = read_replies(demo.replies_file())
+
+    def policy(request: FakeRequest) -> str:
+        step = len(re.findall(r"^Step \d+:", request.turns[0].text, re.MULTILINE))
+        return replies[min(step, len(replies) - 1)]
+
+    with LocalServer(demo.root()) as site, FakeProvider(policy, delay_seconds=latency) as fp:
+        tasks = folder / "demo-tasks.jsonl"
+        tasks.write_text("".join(json.dumps({
+            "id": f"demo-{i:03d}", "instruction": demo.TASK, "url": site.url("index.html"),
+            "answer": demo.ANSWER}) + "\n" for i in range(count)))
+        yield tasks, ["--model", "openai:demo", "--base-url", fp.base_url]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("tasks", nargs="?", type=Path)
+    parser.add_argument("--demo", type=int, metavar="N", help="N copies of the demo task")
+    parser.add_argument("--latency", type=float, default=0.0,
+                        help="seconds the demo's model takes per reply")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--out", type=Path, help="keep the runs here (default: a temp dir)")
+    parser.add_argument("--bench-args", default="",
+                        help="more `webfovea bench` options, e.g. \"--model oracle --max-steps 40\"")
+    ns = parser.parse_args()
+    extra = shlex.split(ns.bench_args)
+    if (ns.tasks is None) == (ns.demo is None):
+        parser.error("give a task file or --demo N")
+    folder = ns.out or Path(tempfile.mkdtemp(prefix="webfovea-bench-workers-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("OPENAI_API_KEY", "benchmark")
+    with contextlib.ExitStack() as stack:
+        tasks = ns.tasks
+        if ns.demo:
+            tasks, model_args = stack.enter_context(demo_setup(ns.demo, ns.latency, folder))
+            extra = [*model_args, *extra]
+        print(f"{'workers':>7} {'tasks':>5} {'correct':>7} {'steps':>5} {'wall s':>7} "
+              f"{'tasks/h':>8} {'MiB/worker (max)':>16} {'bench MiB':>9} {'total MiB':>9}")
+        for workers in ns.workers:
+            out = folder / f"run-{workers}w-{time.strftime('%H%M%S')}"
+            wall, peaks = run_bench(tasks, out, workers, extra)
+            done, correct, steps = outcome(out)
+            per_worker = max(peaks.per_worker.values(), default=0) / 1024
+            print(f"{workers:>7} {done:>5} {correct:>7} {steps:>5} {wall:>7.1f} "
+                  f"{3600 * done / wall:>8.0f} {per_worker:>16.0f} {peaks.python / 1024:>9.0f} "
+                  f"{peaks.total / 1024:>9.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
