@@ -59,7 +59,7 @@ async def runs(browser: BrowserSession, pages: LocalServer,
                  budgets={"reload": 1}, max_steps=2)
     await record(browser, pages, root / "model", scripted([reply("wait()")]))
     await record(browser, pages, root / "wrong", scripted(
-        [reply(click(REVEAL)), reply("finished(content='999')", "The total must be 999.")]))
+        [reply(click(REVEAL)), reply("finished(content='41,800')", "The total must be 41,800.")]))
     invented = (f"{click(REVEAL)}\nObservation: the total shows 48,210.\n"
                 "Thought: done.\nAction: finished(content='48,210')")
     await record(browser, pages, root / "invented", scripted([reply(invented), reply("wait()")]),
@@ -121,7 +121,7 @@ def test_wrong_answer_with_a_working_harness_is_a_decision(runs: Path) -> None:
     assert diagnose(runs / "wrong").diagnosed == []  # finished and unscored: not known to fail
     failure = diagnose(runs / "wrong", every_task=True).diagnosed[0]
     assert failure.stage == "decision"
-    assert "'999'" in failure.evidence
+    assert "'41,800'" in failure.evidence  # a value the page showed: read wrongly, not unseen
 
 
 def test_answer_that_was_never_on_the_page_is_an_observation_failure(runs: Path) -> None:
