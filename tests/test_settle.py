@@ -1,0 +1,32 @@
+"""Settling is adaptive: a page that updates every 60 ms still settles once its noise is known."""
+
+from __future__ import annotations
+
+import time
+
+from webfovea.actions import Action, Point
+from webfovea.browser import fingerprint
+from webfovea.browser.capture import capture
+from webfovea.browser.executor import Executor
+from webfovea.browser.session import BrowserSession, settle
+from webfovea.config import AgentConfig
+from webfovea.testing.local_server import LocalServer
+
+
+async def test_a_fast_ticker_does_not_hold_every_action_to_the_cap(
+        browser: BrowserSession, pages: LocalServer) -> None:
+    tabs = await browser.new_tabs()
+    try:
+        await tabs.page.goto(pages.url("settle/ticker.html"))
+        screen = await capture(tabs.page, cap=AgentConfig().image_cap)
+        await fingerprint.watch(tabs.page)
+        await tabs.page.wait_for_timeout(1500)  # the model's thinking time: the watcher learns
+        executor = Executor(tabs, AgentConfig())
+        started = time.monotonic()
+        note = await executor.execute(Action("click", {"start_box": Point(525, 322)}), screen)
+        took = time.monotonic() - started
+        assert note.outcome == "changed", note.text
+        assert took < AgentConfig().settle_cap * 0.6, took
+        assert await settle(tabs, cap=3.0)
+    finally:
+        await tabs.close()
