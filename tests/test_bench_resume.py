@@ -77,6 +77,9 @@ def test_kill_9_then_resume(site: LocalServer, tmp_path: Path,
         in_flight = {t for t, r in before.items() if r.state == "running"}
         assert len(done_before) >= 2 and in_flight, at_kill
         asked_before = dict(policy.seen)
+        assert run_cli(["score", str(out), "--format", "json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["buckets"]["pending"] == TASKS - len(done_before)
 
         # The base URL and every other setting come from the run itself.
         assert run_cli(["bench", str(tasks), "--out", str(out), "--resume"]) == 0

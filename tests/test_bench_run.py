@@ -318,6 +318,50 @@ def test_a_killed_browser_is_named_and_replaced(site: LocalServer, tmp_path: Pat
     assert store.runs()[0]["browser_replacements"] == 1
 
 
+# -- one host-resolver lane per worker ------------------------------------------------------------
+
+
+def test_each_worker_gets_its_own_host_resolver_rules(site: LocalServer, tmp_path: Path) -> None:
+    # The offline suite's way: one server lane per worker, the same host names in each.
+    tasks = write_tasks(tmp_path / "tasks.jsonl", [
+        {"id": f"h{i}", "instruction": "lanes", "url": "http://bench.fovea.test/index.html",
+         "answer": "1234567"} for i in range(4)])
+    with LocalServer(PAGES / "lane-b") as lane_b, \
+            provider(TaskPolicy({"lanes": [WAIT, finish("1,234,567")]})) as fp:
+        code = run_cli(["bench", str(tasks), "--out", str(tmp_path / "run"), "--workers", "2",
+                        "--model", "openai:agent", "--base-url", fp.base_url,
+                        "--host-resolver-rules", f"MAP bench.fovea.test 127.0.0.1:{site.port}",
+                        "--host-resolver-rules", f"MAP bench.fovea.test 127.0.0.1:{lane_b.port}",
+                        "--time-limit", "30", *FAST])
+    assert code == 0
+    store = Store.open_existing(tmp_path / "run")
+    seen = {}
+    for row in store.rows():
+        assert (row.status, row.correct) == ("finished", True), row.error
+        text = (tmp_path / "run" / "tasks" / row.dir / "evidence.txt").read_text()
+        seen.setdefault(row.worker, set()).add("Lane B" if "Lane B" in text else "Lane A")
+    assert seen == {"local-1": {"Lane A"}, "local-2": {"Lane B"}}
+
+
+# -- a browser that will not start ---------------------------------------------------------------
+
+
+def test_a_browser_that_will_not_start_fails_each_task_by_name(
+        site: LocalServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WEBFOVEA_CHROMIUM", "/bin/false")  # "Chromium" exits at once
+    tasks = write_tasks(tmp_path / "tasks.jsonl", [
+        {"id": f"b{i}", "instruction": "anything", "url": site.url("index.html"), "answer": "1"}
+        for i in range(2)])
+    with provider(TaskPolicy({"anything": [finish("1")]})) as fp:
+        code = run_cli(["bench", str(tasks), "--out", str(tmp_path / "run"), "--model",
+                        "openai:agent", "--base-url", fp.base_url, *FAST])
+    assert code == 0
+    store = Store.open_existing(tmp_path / "run")
+    assert [(r.status, r.error is not None and "could not start Chromium" in r.error)
+            for r in store.rows()] == [("browser_error", True)] * 2
+    assert len(store.events("browser_start_failed")) == 2
+
+
 # -- remote browsers ------------------------------------------------------------------------------
 
 

@@ -371,7 +371,7 @@ async def test_load_model_keeps_colons_in_model_names(fp: FakeProvider) -> None:
 
 
 @pytest.mark.parametrize("spec", ["", "gpt-4o", "openai:", "anthropic:", "scripted:",
-                                  "mystery:model", "oracle:extra"])
+                                  "mystery:model"])
 def test_load_model_rejects_bad_specs(spec: str) -> None:
     with pytest.raises(ConfigError, match=r"openai:<model>, anthropic:<model>, scripted:<file>"):
         load_model(spec)
@@ -388,9 +388,9 @@ def test_load_model_scripted_file_missing(tmp_path: Path) -> None:
 
 
 def test_load_model_oracle() -> None:
-    if importlib.util.find_spec("webfovea.models.oracle") is None:
-        with pytest.raises(ConfigError, match="oracle model is not available"):
-            load_model("oracle")
-    else:
-        model = load_model("oracle")
-        assert isinstance(model, Model)
+    with pytest.raises(ConfigError, match="webfovea suite run"):
+        load_model("oracle")  # the oracle plays the offline suite only: it needs its server
+    with pytest.raises(ConfigError, match="bad oracle spec"):
+        load_model("oracle:extra", base_url="http://127.0.0.1:1")
+    model = load_model("oracle:provider-resize", base_url="http://127.0.0.1:1")
+    assert isinstance(model, Model) and model.name == "oracle:provider-resize"

@@ -130,9 +130,15 @@ def test_store_keeps_lanes_apart_and_follows_the_newest_page() -> None:
     lane1, lane2 = store.current(1), store.current(2)
     assert lane1 is not None and lane1.url.endswith("/new-tab")  # a later report isn't a show
     assert lane2 is not None and lane2.url.endswith("/2")
-    store.add(1, PageReport(page="c", gone=True))
+    store.add(1, PageReport(page="c", seq=5, gone=True))
+    # a report sent before the unload but delivered after it does not revive the page
+    store.add(1, PageReport(page="c", seq=4, url="http://x.fovea.test/new-tab", vw=10, vh=10))
     back = store.current(1)
     assert back is not None and back.url.endswith("/1")
+    store.add(1, PageReport(page="a", seq=3, url="http://x.fovea.test/1#late", vw=10, vh=10))
+    store.add(1, PageReport(page="a", seq=2, url="http://x.fovea.test/1#early", vw=10, vh=10))
+    newest = store.current(1)
+    assert newest is not None and newest.url.endswith("#late")
     assert store.current(3) is None
 
 

@@ -13,18 +13,20 @@ from pathlib import Path
 from . import demo
 from .actions import REGISTRY
 from .agent import run_task
+from .bench import cli as bench_cli
 from .browser.session import BrowserSession
 from .calibrate import Calibration, calibrate
 from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
 from .errors import ConfigError, ModelError, exit_code
 from .models.loader import load_model
+from .suite import cli as suite_cli
 from .task import Task
 from .testing.local_server import LocalServer
 from .trajectory import ResultRecord
 from .viewer import cli as viewer_cli
 
 
-def _add_run_options(p: argparse.ArgumentParser) -> None:
+def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=os.environ.get("WEBFOVEA_MODEL"),
                    help="openai:<name> | anthropic:<name> | oracle | scripted:<file>")
     p.add_argument("--base-url", help="provider endpoint (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
@@ -56,11 +58,13 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     run.add_argument("--url", required=True)
     run.add_argument("--task", required=True)
     run.add_argument("--out", type=Path, default=None, help="run directory (default runs/<time>)")
-    _add_run_options(run)
+    add_run_options(run)
     cal = sub.add_parser("calibrate", help="measure the coordinate space a model answers in")
     cal.add_argument("--model", required=True)
     cal.add_argument("--base-url")
     cal.add_argument("--size", default="1440x810", help="size of the synthetic image sent")
+    commands.update(bench_cli.register(sub))
+    commands.update(suite_cli.register(sub))
     commands.update(viewer_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: a bundled page and a scripted model")
     d.add_argument("--out", type=Path, default=Path("runs/demo"))

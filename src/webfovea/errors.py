@@ -17,6 +17,7 @@ TaskStatus = Literal[
     "browser_error",
     "unreachable",
     "gave_up",
+    "harness_error",  # an unexpected exception inside webfovea: a bug to report
 ]
 
 
@@ -78,6 +79,7 @@ EXIT_CODES: dict[TaskStatus | str, int] = {
     "model_error": 3,
     "browser_error": 4,
     "unreachable": 4,
+    "harness_error": 4,
 }
 
 

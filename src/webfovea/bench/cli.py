@@ -30,7 +30,7 @@ from .tasks import Split, TaskFile, read_tasks
 
 Handler = Callable[[argparse.Namespace], int]
 # Bench options recorded with the run (besides the run options of ``webfovea run``).
-BENCH_SETTINGS = ("judge", "judge_base_url", "split", "part")
+BENCH_SETTINGS = ("judge", "judge_base_url", "split", "part", "host_resolver_rules")
 
 
 def register(subparsers: Any) -> dict[str, Handler]:
@@ -56,7 +56,7 @@ def register(subparsers: Any) -> dict[str, Handler]:
 
 
 def _bench_parser(p: argparse.ArgumentParser) -> None:
-    from ..cli import _add_run_options
+    from ..cli import add_run_options
 
     p.add_argument("tasks", type=Path, help="task file, JSON Lines")
     p.add_argument("--out", type=Path, required=True, help="the run directory")
@@ -69,8 +69,11 @@ def _bench_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--judge", help="model spec of a judge for semantic equivalence "
                                    "(off by default)")
     p.add_argument("--judge-base-url")
+    p.add_argument("--host-resolver-rules", action="append", metavar="RULES",
+                   help="Chromium host resolver rules, e.g. 'MAP *.fovea.test 127.0.0.1:8001'; "
+                        "repeat to give each worker its own (worker i uses the i-th)")
     _add_prices(p)
-    _add_run_options(p)
+    add_run_options(p)
     # Recorded settings default to "not given", so --resume can tell what was typed.
     # (set_defaults cannot do this: argparse would put the SUPPRESS marker in the namespace.)
     recorded = set(_recorded_dests())
@@ -85,12 +88,13 @@ def _add_prices(p: argparse.ArgumentParser) -> None:
 
 
 def _run_option_defaults() -> dict[str, Any]:
-    from ..cli import _add_run_options
+    from ..cli import add_run_options
 
     probe = argparse.ArgumentParser(add_help=False)
-    _add_run_options(probe)
+    add_run_options(probe)
     for dest in BENCH_SETTINGS:
         probe.add_argument(f"--{dest.replace('_', '-')}")
+    probe.set_defaults(host_resolver_rules=[])
     return vars(probe.parse_args([]))
 
 
@@ -142,13 +146,15 @@ def _job(settings: dict[str, Any]) -> Job:
         raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
                           "scripted:<file>), or set WEBFOVEA_MODEL")
     options = argparse.Namespace(**settings)
+    rules = tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
+                  for entry in settings.get("host_resolver_rules") or [])
     return Job(model=settings["model"], base_url=settings.get("base_url"),
-               agent=agent_config(options), browser=browser_config(options))
+               agent=agent_config(options), browser=browser_config(options), host_rules=rules)
 
 
 async def _check_models(job: Job, settings: dict[str, Any]) -> None:
     """Fail before the run on a model spec that can never work (bad spec, missing key)."""
-    await load_model(job.model, base_url=job.base_url).aclose()
+    await load_model(job.model, base_url=job.model_base_url(job.browser_for(0))).aclose()
     if settings.get("judge"):
         await load_model(settings["judge"], base_url=settings.get("judge_base_url")).aclose()
 

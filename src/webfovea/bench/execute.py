@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from ..browser.session import BrowserSession
 from ..config import AgentConfig, BrowserConfig
 from ..errors import WebfoveaError
 from ..models.loader import load_model
+from ..suite.server import lane_url
 from ..task import Task
 from ..trajectory import ResultRecord
 
@@ -39,6 +40,20 @@ class Job:
     base_url: str | None
     agent: AgentConfig
     browser: BrowserConfig
+    # Chromium --host-resolver-rules per concurrent slot (e.g. one offline-suite lane per
+    # worker); slot i uses entry i modulo their number. Empty: the browser config's own.
+    host_rules: tuple[tuple[str, ...], ...] = ()
+
+    def model_base_url(self, browser: BrowserConfig) -> str | None:
+        """The oracle plays the suite lane its browser's host rules point at; others as given."""
+        if self.base_url or not self.model.startswith("oracle"):
+            return self.base_url
+        return lane_url(browser.host_rules)
+
+    def browser_for(self, slot: int) -> BrowserConfig:
+        if not self.host_rules:
+            return self.browser
+        return replace(self.browser, host_rules=self.host_rules[slot % len(self.host_rules)])
 
 
 def hard_limit(time_limit: float) -> float:
@@ -52,7 +67,7 @@ async def execute(task: Task, job: Job, session: BrowserSession, out: Path) -> R
         shutil.rmtree(out)  # a rerun (resume) starts the task's directory afresh
     out.mkdir(parents=True)
     try:
-        model = load_model(job.model, base_url=job.base_url)
+        model = load_model(job.model, base_url=job.model_base_url(session.config))
     except WebfoveaError as e:
         return close_record(task, out, "model_error", f"could not load the model: {e}")
     try:

@@ -39,13 +39,13 @@ async def run_local(tasks: Sequence[Task], job: Job, *, workers: int, task_dir: 
                     hooks: Hooks) -> None:
     queue = deque(tasks)
     count = max(1, min(workers, len(tasks)))
-    await asyncio.gather(*(_worker(f"local-{i + 1}", queue, job, task_dir, hooks)
-                           for i in range(count)))
+    await asyncio.gather(*(_worker(i, queue, job, task_dir, hooks) for i in range(count)))
 
 
-async def _worker(name: str, queue: deque[Task], job: Job, task_dir: TaskDir,
+async def _worker(slot: int, queue: deque[Task], job: Job, task_dir: TaskDir,
                   hooks: Hooks) -> None:
-    session = BrowserSession(job.browser)
+    name = f"local-{slot + 1}"
+    session = BrowserSession(job.browser_for(slot))
     try:
         while queue:
             task = queue.popleft()
@@ -73,8 +73,11 @@ async def _start(session: BrowserSession, worker: str, hooks: Hooks, task_id: st
     except BrowserError as e:
         hooks.browser_event("browser_start_failed", str(e), worker=worker, task_id=task_id)
         return str(e)
-    detail = f"{'replaced after ' + task_id if after_crash else 'started'}: Chromium " \
-             f"{session.browser.version}"
-    hooks.browser_event("browser_replaced" if after_crash else "browser_started", detail,
-                        worker=worker, task_id=task_id if after_crash else None)
+    version = f"Chromium {session.browser.version}"
+    if after_crash:
+        hooks.browser_event("browser_replaced", f"replaced after {task_id}: {version}",
+                            worker=worker, task_id=task_id)
+    else:
+        hooks.browser_event("browser_started", f"started: {version}", worker=worker,
+                            task_id=None)
     return None

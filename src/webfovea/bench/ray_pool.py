@@ -39,15 +39,15 @@ def import_ray() -> Any:
     return ray
 
 
-def remote_run(task: Task, job: Job, dirname: str) -> dict[str, Any]:
+def remote_run(task: Task, job: Job, slot: int, dirname: str) -> dict[str, Any]:
     """Body of one Ray task (runs in a Ray worker process)."""
-    return asyncio.run(_remote_run(task, job, dirname))
+    return asyncio.run(_remote_run(task, job, slot, dirname))
 
 
-async def _remote_run(task: Task, job: Job, dirname: str) -> dict[str, Any]:
+async def _remote_run(task: Task, job: Job, slot: int, dirname: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="webfovea-ray-") as scratch:
         out = Path(scratch) / dirname
-        session = BrowserSession(job.browser)
+        session = BrowserSession(job.browser_for(slot))
         version = None
         try:
             await session.start()
@@ -96,13 +96,18 @@ async def run_ray(tasks: Sequence[Task], job: Job, *, workers: int, address: str
         ray.init(address=address or "local", num_cpus=None if address else workers,
                  include_dashboard=False, log_to_driver=False, configure_logging=False)
     remote = ray.remote(num_cpus=1, max_retries=0)(remote_run)
-    slots = asyncio.Semaphore(workers)
+    free: asyncio.Queue[int] = asyncio.Queue()
+    for slot in range(workers):
+        free.put_nowait(slot)
 
     async def one(task: Task) -> None:
-        async with slots:
+        slot = await free.get()  # at most `workers` Ray tasks at once, each with its slot
+        try:
             hooks.started(task, "ray")
-            result, worker = await _one(ray, remote, task, job, task_dir(task), hooks)
+            result, worker = await _one(ray, remote, task, job, slot, task_dir(task), hooks)
             await hooks.finished(task, result, worker=worker, browser_replaced=False)
+        finally:
+            free.put_nowait(slot)
 
     try:
         await asyncio.gather(*(one(t) for t in tasks))
@@ -111,9 +116,9 @@ async def run_ray(tasks: Sequence[Task], job: Job, *, workers: int, address: str
             ray.shutdown()
 
 
-async def _one(ray: Any, remote: Any, task: Task, job: Job, out: Path,
+async def _one(ray: Any, remote: Any, task: Task, job: Job, slot: int, out: Path,
                hooks: Hooks) -> tuple[ResultRecord, str]:
-    ref = remote.remote(task, job, out.name)
+    ref = remote.remote(task, job, slot, out.name)
     wait = hard_limit(job.agent.time_limit) + DRIVER_GRACE
     try:
         payload = await asyncio.wait_for(asyncio.wrap_future(ref.future()), wait)

@@ -27,11 +27,12 @@ from .progress import BenchProgress
 from .ray_pool import run_ray
 from .scorer import Verdict, score
 from .store import Store
-from .tasks import TaskFile, pick
+from .tasks import Split, TaskFile, pick
 
 Executor = Literal["local", "ray"]
 # Settings that may change when a run is resumed: where things run, not what is measured.
-FREE_SETTINGS = frozenset({"base_url", "cdp_url", "headed", "judge_base_url"})
+FREE_SETTINGS = frozenset({"base_url", "cdp_url", "headed", "judge_base_url",
+                           "host_resolver_rules"})
 
 
 def resolve_settings(recorded: dict[str, Any] | None, *, given: dict[str, Any],
@@ -48,11 +49,11 @@ def resolve_settings(recorded: dict[str, Any] | None, *, given: dict[str, Any],
     return {**defaults, **recorded, **{k: v for k, v in given.items() if k in FREE_SETTINGS}}
 
 
-def plan(store: Store, task_file: TaskFile, *, split: Any, part: str | None,
-         run_id: int | None = None) -> tuple[list[Task], list[Task]]:
+def plan(store: Store, task_file: TaskFile, *, split: Split | None,
+         part: str | None) -> tuple[list[Task], list[Task]]:
     """(the run's tasks, those still to do); records new tasks and the file's bad lines."""
     for problem in task_file.problems:
-        store.event(run_id, "bad_line", f"{task_file.path} {problem}")
+        store.event(None, "bad_line", f"{task_file.path} {problem}")
     selected = pick(task_file.tasks, split=split, part=part)
     if not selected:
         raise ConfigError(f"no task to run in {task_file.path}"

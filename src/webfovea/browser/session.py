@@ -157,6 +157,11 @@ class Tabs:
         with contextlib.suppress(PlaywrightError):  # the page may have navigated away already
             await dialog.accept()
 
+    def gone(self) -> bool:
+        """The browser disconnected, or the active page closed with no tab to fall back on."""
+        browser = self.context.browser
+        return (browser is not None and not browser.is_connected()) or self.page.is_closed()
+
     def drain_events(self) -> list[PageEvent]:
         events, self.events = self.events, []
         return events
@@ -198,6 +203,8 @@ async def settle(tabs: Tabs, *, cap: float, quiet_ms: int = 200) -> bool:
             quiet = await page.evaluate(js("settle"), {"quietMs": quiet_ms,
                                                        "capMs": max(0.0, remaining) * 1000})
         except PlaywrightError:
+            if tabs.gone():
+                raise BrowserError("the browser closed or crashed while the page settled") from None
             # A navigation destroyed the context mid-wait: wait again on the new document.
             await asyncio.sleep(0.05)
             continue

@@ -5,7 +5,8 @@ from __future__ import annotations
 from webfovea.errors import ConfigError
 from webfovea.models.base import Model
 
-ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "scripted:<file>", "oracle")
+ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "scripted:<file>", "oracle",
+                  "oracle:provider-resize")
 
 
 def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0) -> Model:
@@ -17,14 +18,16 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
     kind, _, rest = spec.strip().partition(":")
     if kind in ("openai", "anthropic") and rest:
         return _provider_model(kind, rest, base_url=base_url, timeout=timeout)
-    if base_url is not None and kind in ("scripted", "oracle"):
+    if kind == "oracle":
+        from webfovea.models.oracle import oracle_from_spec
+
+        return oracle_from_spec(spec.strip(), base_url)
+    if base_url is not None and kind == "scripted":
         raise ConfigError(f"--base-url applies only to openai: and anthropic: models, not {spec!r}")
     if kind == "scripted" and rest:
         from webfovea.models.scripted import ScriptedModel
 
         return ScriptedModel.from_file(rest)
-    if spec.strip() == "oracle":
-        return _oracle()
     raise ConfigError(f"bad model spec {spec!r}: use one of {', '.join(ACCEPTED_FORMS)}")
 
 
@@ -37,12 +40,3 @@ def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: floa
     from webfovea.models.anthropic import AnthropicModel
 
     return AnthropicModel(name, base_url=base_url, timeout=timeout)
-
-
-def _oracle() -> Model:
-    try:
-        from webfovea.models.oracle import OracleModel
-    except ImportError as error:
-        raise ConfigError(f"the oracle model is not available: {error}") from error
-    model: Model = OracleModel()
-    return model

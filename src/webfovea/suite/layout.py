@@ -45,6 +45,7 @@ class ReportedElement(BaseModel):
 class PageReport(BaseModel):
     page: str  # random per document
     show: int = 1  # incremented on pageshow (back/forward cache restores)
+    seq: int = 0  # per document; a report older than the one kept is ignored
     top: bool = True
     frame: str = ""  # window.name of a child frame
     url: str = ""
@@ -166,7 +167,17 @@ class _Lane:
     def __init__(self) -> None:
         self.pages: dict[str, _Seen] = {}
         self.frames: dict[str, _Seen] = {}
+        # page id -> (show, seq) of its "gone" report: a report sent before it and
+        # delivered after it must not bring an unloaded document back.
+        self.gone: dict[str, tuple[int, int]] = {}
         self.last_report = 0.0
+
+    def stale(self, report: PageReport, kept: _Seen | None) -> bool:
+        gone = self.gone.get(report.page)
+        if gone is not None and (report.show, report.seq) <= gone:
+            return True
+        return (kept is not None and kept.report.page == report.page
+                and (report.show, report.seq) < (kept.report.show, kept.report.seq))
 
 
 class LayoutStore:
@@ -183,12 +194,12 @@ class LayoutStore:
             state.last_report = now
             table = state.pages if report.top else state.frames
             key = report.page if report.top else report.frame
+            old = table.get(key)
             if report.gone:
-                seen = table.get(key)
-                if seen is not None and seen.report.page == report.page:
+                state.gone[report.page] = (report.show, report.seq)
+                if old is not None and old.report.page == report.page:
                     del table[key]
-            else:
-                old = table.get(key)
+            elif not state.stale(report, old):
                 shown_at = now
                 if old is not None and (old.report.page, old.report.show) == (report.page,
                                                                               report.show):

@@ -167,6 +167,15 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: requests are recorded in ``SuiteApp.served`` instead."""
 
 
+def lane_url(host_rules: tuple[str, ...]) -> str | None:
+    """The suite lane a browser's host rules send the suite hosts to (for the oracle)."""
+    for rule in host_rules:
+        words = rule.split()
+        if len(words) == 3 and words[0] == "MAP" and words[1] == f"*.{DOMAINS[0]}":
+            return f"http://{words[2]}"
+    return None
+
+
 class SuiteServer:
     """The suite's sites on 127.0.0.1, as a context manager.
 

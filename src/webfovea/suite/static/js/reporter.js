@@ -4,10 +4,10 @@
 // mouse move, resize or transition (throttled), it POSTs to /__fovea/report the
 // viewport, scroll offsets and, for each element with data-fovea="<id>", its rect in
 // this document's viewport CSS pixels, whether it is visible, whether a click at its
-// centre would hit it (null: unknown), and its displayed text (form controls: their value). A child
-// frame reports the same in its own viewport with window.name as its frame name; the
-// server shifts it by the iframe's content origin reported by the parent.
-// Mutations inside [data-fovea-ticker] (clocks, carousels) are not reported on their own.
+// centre would hit it (null: unknown), and its displayed text (form controls: their
+// value). A child frame reports the same in its own viewport with window.name as its
+// frame name; the server shifts it by the iframe's content origin reported by the parent.
+// Mutations inside [data-fovea-ticker] (a clock) are not reported on their own.
 // Canvas charts register hit regions with window.foveaRegions.set(id, canvas, rect).
 (function () {
   "use strict";
@@ -15,6 +15,7 @@
   var MAX_TEXT = 1000;
   var page = "p" + Math.random().toString(36).slice(2) + Date.now().toString(36);
   var show = 1;
+  var seq = 0;  // reports may arrive out of order; the server keeps the highest
   var timer = null;
   var last = 0;
   var regions = new Map();
@@ -92,8 +93,9 @@
     regions.forEach(function (region, id) {
       if (region.canvas.isConnected) elements.push(describeRegion(id, region));
     });
+    seq += 1;
     return {
-      page: page, show: show, top: window.top === window, frame: window.name || "",
+      page: page, show: show, seq: seq, top: window.top === window, frame: window.name || "",
       url: location.href, title: document.title, vw: innerWidth, vh: innerHeight,
       sx: scrollX, sy: scrollY, elements: elements,
     };
@@ -150,7 +152,8 @@
   });
   window.addEventListener("pagehide", function () {
     navigator.sendBeacon("/__fovea/report", JSON.stringify({
-      page: page, show: show, top: window.top === window, frame: window.name || "", gone: true,
+      page: page, show: show, seq: seq + 1, top: window.top === window, frame: window.name || "",
+      gone: true,
     }));
   });
   if (document.fonts) document.fonts.ready.then(schedule);

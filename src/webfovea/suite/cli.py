@@ -1,0 +1,126 @@
+"""``webfovea suite serve|list|export|run``: the offline site suite from the command line.
+
+``run`` is the one-command path: it serves the suite with one lane per worker,
+writes the chosen tasks as a task file and runs them with ``webfovea bench``,
+each worker's browser mapped to its own lane (the oracle reads that lane's
+layout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from .catalog import tasks
+from .commands import export, list_tasks, serve
+from .server import SuiteServer
+from .spec import SuiteTask
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def register(subparsers: Any) -> dict[str, Handler]:
+    suite = subparsers.add_parser("suite", help="the offline site suite: serve, list, export, run")
+    sub = suite.add_subparsers(dest="suite_command", required=True)
+    p = sub.add_parser("serve", help="serve the suite's sites on 127.0.0.1 until interrupted")
+    _seed(p)
+    p.add_argument("--port", type=int, default=0, help="first lane's port (0: any free one)")
+    p.add_argument("--lanes", type=int, default=1, help="one per concurrent browser")
+    p = sub.add_parser("list", help="list the tasks")
+    _seed(p)
+    p.add_argument("--answers", action="store_true", help="show each task's answer for the seed")
+    p = sub.add_parser("export", help="write the task file (JSON Lines)")
+    _seed(p)
+    p.add_argument("--out", type=Path, help="file to write (default: standard output)")
+    _run_parser(sub.add_parser("run", help="serve the suite and bench a model on it"))
+    return {"suite": cmd_suite}
+
+
+def _seed(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=0, help="data seed: answers change with it")
+
+
+def _run_parser(p: argparse.ArgumentParser) -> None:
+    _seed(p)
+    p.add_argument("--out", type=Path, default=Path("runs/suite"), help="the bench run directory")
+    p.add_argument("--model", default="oracle", help="oracle (default), oracle:provider-resize, "
+                                                     "or any model spec")
+    p.add_argument("--oracle-provider-resize", action="store_true",
+                   help="the oracle shrinks images as hosted APIs do before answering")
+    p.add_argument("--base-url", help="endpoint of an openai:/anthropic: model")
+    p.add_argument("--only", help="comma-separated task ids")
+    p.add_argument("--limit", type=int, help="at most N tasks, spread over the sites")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--resume", action="store_true")
+    p.add_argument("--max-steps", type=int)
+    p.add_argument("--time-limit", type=float)
+    p.add_argument("--image-cap", help="WxH, or none for full-size images")
+
+
+def cmd_suite(ns: argparse.Namespace) -> int:
+    if ns.suite_command == "serve":
+        serve(seed=ns.seed, port=ns.port, lanes=ns.lanes, out=sys.stdout)
+    elif ns.suite_command == "list":
+        list_tasks(seed=ns.seed, out=sys.stdout, answers=ns.answers)
+    elif ns.suite_command == "export":
+        if ns.out is None:
+            export(seed=ns.seed, out=sys.stdout)
+        else:
+            with ns.out.open("w", encoding="utf-8") as fh:
+                count = export(seed=ns.seed, out=fh)
+            print(f"wrote {count} tasks to {ns.out}", file=sys.stderr)
+    else:
+        return run_suite(ns)
+    return 0
+
+
+def choose(found: list[SuiteTask], *, only: str | None, limit: int | None) -> list[SuiteTask]:
+    """The tasks to run: named ones, or the first ``limit`` taking each site in turn."""
+    if only:
+        wanted = [t.strip() for t in only.split(",") if t.strip()]
+        by_id = {t.id: t for t in found}
+        unknown = [t for t in wanted if t not in by_id]
+        if unknown:
+            raise ConfigError(f"no suite task {', '.join(unknown)}; see `webfovea suite list`")
+        return [by_id[t] for t in wanted]
+    if limit is None:
+        return found
+    if limit < 1:
+        raise ConfigError(f"--limit must be at least 1, got {limit}")
+    sites: dict[str, list[SuiteTask]] = {}
+    for t in found:
+        sites.setdefault(t.site, []).append(t)
+    spread = [t for row in itertools.zip_longest(*sites.values()) for t in row if t is not None]
+    return spread[:limit]
+
+
+def run_suite(ns: argparse.Namespace) -> int:
+    from ..bench import cli as bench_cli
+
+    chosen = choose(tasks(ns.seed), only=ns.only, limit=ns.limit)
+    model = "oracle:provider-resize" if ns.oracle_provider_resize else ns.model
+    with SuiteServer(seed=ns.seed) as server, tempfile.TemporaryDirectory() as tmp:
+        for _ in range(max(1, ns.workers) - 1):
+            server.add_lane()
+        task_file = Path(tmp) / f"suite-seed{ns.seed}.jsonl"
+        task_file.write_text("".join(json.dumps(t.to_json()) + "\n" for t in chosen), "utf-8")
+        argv = [str(task_file), "--out", str(ns.out), "--workers", str(ns.workers),
+                "--model", model]
+        for lane in server.lanes:
+            argv += ["--host-resolver-rules", ",".join(server.host_rules(lane=lane))]
+        for flag, value in (("--base-url", ns.base_url), ("--max-steps", ns.max_steps),
+                            ("--time-limit", ns.time_limit), ("--image-cap", ns.image_cap)):
+            if value is not None:
+                argv += [flag, str(value)]
+        if ns.resume:
+            argv.append("--resume")
+        parser = argparse.ArgumentParser(prog="webfovea")
+        handlers = bench_cli.register(parser.add_subparsers(dest="command"))
+        return handlers["bench"](parser.parse_args(["bench", *argv]))
