@@ -73,7 +73,13 @@ def test_unreachable_site_exits_4(tmp_path: Path) -> None:
 
 
 def test_demo_runs_the_built_in_default(tmp_path: Path) -> None:
-    proc = _webfovea("demo", "--out", str(tmp_path / "demo"))
+    proc = _webfovea("demo", "--tasks", "3", "--out", str(tmp_path / "demo"), timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "success: 100.0%" in proc.stdout and "(3/3)" in proc.stdout
+    assert "--model openai:" in proc.stdout  # says how to use a real model
+
+
+def test_scripted_demo_runs_the_bundled_page(tmp_path: Path) -> None:
+    proc = _webfovea("demo", "--scripted", "--out", str(tmp_path / "demo"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "answer: 48,210" in proc.stdout
-    assert "--model openai:" in proc.stdout  # says how to use a real model

@@ -66,8 +66,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(bench_cli.register(sub))
     commands.update(suite_cli.register(sub))
     commands.update(viewer_cli.register(sub))
-    d = sub.add_parser("demo", help="the built-in default: a bundled page and a scripted model")
-    d.add_argument("--out", type=Path, default=Path("runs/demo"))
+    d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
+                                     "tasks (--scripted: one bundled page, a scripted model)")
+    d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")
+    d.add_argument("--tasks", type=int, default=6, help="how many suite tasks (spread over sites)")
+    d.add_argument("--scripted", action="store_true",
+                   help="instead: the bundled page driven by the scripted model")
     return parser, commands
 
 
@@ -130,19 +134,33 @@ def cmd_run(ns: argparse.Namespace) -> int:
     return exit_code(result.status)
 
 
+REAL_MODEL_HINT = """To drive a real model instead, for example:
+  OPENAI_API_KEY=... webfovea suite run --model openai:gpt-4o          # the whole offline suite
+  OPENAI_API_KEY=... webfovea run --url URL --task TEXT --model openai:gpt-4o
+  webfovea run --url URL --task TEXT --model openai:ui-tars-1.5-7b --coords smart_resize \\
+      --base-url http://127.0.0.1:8000/v1                              # your vLLM server
+  ANTHROPIC_API_KEY=... webfovea run --url URL --task TEXT --model anthropic:claude-opus-4-6"""
+
+
 def cmd_demo(ns: argparse.Namespace) -> int:
-    args = build_parser()[0].parse_args(["run", "--url", "x", "--task", "x",
-                                      "--model", f"scripted:{demo.replies_file()}"])
-    with LocalServer(demo.root()) as server:
-        task = Task(instruction=demo.TASK, url=server.url("index.html"), id="demo")
-        result = asyncio.run(_run_one(task, args, ns.out))
-    _report(result, ns.out)
-    print(f"expected answer: {demo.ANSWER}")
-    print("To drive a real model instead, for example:\n"
-          "  OPENAI_API_KEY=... webfovea run --url URL --task TEXT --model openai:gpt-4o\n"
-          "  webfovea run --url URL --task TEXT --model openai:ui-tars --coords smart_resize "
-          "--base-url http://127.0.0.1:8000/v1   # your vLLM server")
-    return exit_code(result.status)
+    out = ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S")
+    if ns.scripted:
+        args = build_parser()[0].parse_args(["run", "--url", "x", "--task", "x",
+                                          "--model", f"scripted:{demo.replies_file()}"])
+        with LocalServer(demo.root()) as server:
+            task = Task(instruction=demo.TASK, url=server.url("index.html"), id="demo")
+            result = asyncio.run(_run_one(task, args, out))
+        _report(result, out)
+        print(f"expected answer: {demo.ANSWER}")
+        code = exit_code(result.status)
+    else:
+        print(f"webfovea demo: the oracle on {ns.tasks} offline-suite tasks, through the same "
+              "round trip a real model uses")
+        code = suite_cli.cmd_suite(build_parser()[0].parse_args(
+            ["suite", "run", "--limit", str(ns.tasks), "--out", str(out)]))
+        print(f"see the trajectories: webfovea view {out}")
+    print(REAL_MODEL_HINT)
+    return code
 
 
 def cmd_calibrate(ns: argparse.Namespace) -> int:
