@@ -56,3 +56,44 @@ def test_choose_spreads_a_limit_over_sites_and_names_unknown_ids() -> None:
     assert len({t.site for t in picked}) == 6
     with pytest.raises(Exception, match="no suite task nope"):
         choose(found, only="nope", limit=None)
+
+
+def test_list_and_export_commands(tmp_path: Path) -> None:
+    listed = subprocess.run([sys.executable, "-m", "webfovea", "suite", "list", "--answers"],
+                            capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0, listed.stderr
+    assert len(listed.stdout.splitlines()) == len(tasks(0)) >= 40
+    out = tmp_path / "suite.jsonl"
+    exported = subprocess.run([sys.executable, "-m", "webfovea", "suite", "export", "--seed", "7",
+                               "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert exported.returncode == 0, exported.stderr
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [t["id"] for t in lines] == [t.id for t in tasks(7)]
+    assert {"id", "instruction", "url", "answer", "answer_type", "tags"} == set(lines[0])
+    assert all("plan" not in t for t in lines)  # the plan is the oracle's, never in the file
+
+
+def test_serve_prints_the_host_rules_and_serves(tmp_path: Path) -> None:
+    import time
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "webfovea", "suite", "serve", "--lanes", "2"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline() for _ in range(5)]
+        rules = [line for line in lines if "--host-resolver-rules" in line]
+        assert len(rules) == 2
+        port = rules[0].split("127.0.0.1:")[1].split('"')[0].split(",")[0]
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                info = json.load(urllib.request.urlopen(f"http://127.0.0.1:{port}/__fovea/info"))
+                break
+            except OSError:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+        assert info["seed"] == 0 and "stats" in info["sites"]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
