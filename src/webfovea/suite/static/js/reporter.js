@@ -64,8 +64,16 @@
     out.ch = el.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
   }
 
+  // A link that wraps over two lines has a bounding box whose centre may be blank space
+  // between its line boxes; report the widest line box, where a person would click.
+  function targetRect(el) {
+    var rects = el.getClientRects();
+    if (rects.length < 2) return el.getBoundingClientRect();
+    return Array.prototype.reduce.call(rects, function (a, b) { return b.width > a.width ? b : a; });
+  }
+
   function describe(el) {
-    var r = el.getBoundingClientRect();
+    var r = targetRect(el);
     var visible = isVisible(el, r);
     var out = {
       id: el.getAttribute("data-fovea"), x: r.left, y: r.top, w: r.width, h: r.height,
