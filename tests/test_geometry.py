@@ -12,7 +12,6 @@ from webfovea.geometry import (
     fit_within,
     model_space,
     smart_resize,
-    to_model,
     to_page,
 )
 
@@ -70,8 +69,3 @@ def test_points_outside_the_image_are_refused() -> None:
     with pytest.raises(OutsideImage):
         to_page(Point(10, 811), space=space, page=PAGE)
 
-
-def test_to_model_inverts_to_page() -> None:
-    space = ModelSpace(1440, 810)
-    p = to_model(1840, 1020, space=space, page=PAGE)
-    assert to_page(p, space=space, page=PAGE) == (1840, 1020)

@@ -7,7 +7,6 @@ own parameters.
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import socket

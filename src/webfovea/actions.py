@@ -104,7 +104,6 @@ _SPECS: tuple[ActionSpec, ...] = (
 )
 
 REGISTRY: Mapping[str, ActionSpec] = {s.name: s for s in _SPECS}
-ACTION_NAMES: tuple[str, ...] = tuple(REGISTRY)
 
 
 @dataclass(frozen=True)

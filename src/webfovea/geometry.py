@@ -89,7 +89,3 @@ def to_page(point: Point, *, space: ModelSpace, page: Size) -> tuple[int, int]:
     # The far edge (x == width) is a valid answer but not an addressable pixel.
     return min(x, page.width - 1), min(y, page.height - 1)
 
-
-def to_model(x: float, y: float, *, space: ModelSpace, page: Size) -> Point:
-    """Inverse of :func:`to_page` (used by the oracle and the viewer's ring)."""
-    return Point(x * space.width / page.width, y * space.height / page.height)

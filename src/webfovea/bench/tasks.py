@@ -136,12 +136,6 @@ def _tags(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-def task_record(task: Task) -> dict[str, Any]:
-    """A task as a task-file line (DESIGN's field names)."""
-    return {"id": task.id, "instruction": task.instruction, "url": task.url,
-            "answer": task.answer, "answer_type": task.answer_type, "tags": list(task.tags)}
-
-
 # -- splits -----------------------------------------------------------------------------------
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import time
 from dataclasses import dataclass
 
 from PIL import Image
@@ -25,7 +24,6 @@ class Screen:
     page: Size  # viewport in CSS pixels, measured in the page
     url: str
     title: str
-    taken_at: float
 
 
 async def measure_viewport(page: Page) -> Size:
@@ -52,7 +50,7 @@ async def capture(page: Page, *, cap: Size | None) -> Screen:
     raw = await page.screenshot(type="png", caret="initial")
     png, sent, original = downsample(raw, cap)
     return Screen(png=png, sent=sent, capture=original, page=viewport, url=page.url,
-                  title=await page.title(), taken_at=time.time())
+                  title=await page.title())
 
 
 async def visible_text(page: Page) -> str:

@@ -109,10 +109,6 @@ def json_response(data: object, *, status: int = 200) -> Response:
     return Response(status, json.dumps(data).encode("utf-8"), "application/json")
 
 
-def redirect(location: str, *, headers: tuple[tuple[str, str], ...] = ()) -> Response:
-    return Response(303, b"", headers=(("Location", location), *headers))
-
-
 def query_string(**params: object) -> str:
     kept = {k: str(v) for k, v in params.items() if v not in ("", None)}
     return "?" + urlencode(kept) if kept else ""

@@ -10,7 +10,6 @@ from .tasks import rankings_tasks
 
 PAGE = 20
 COLUMNS = ("rank", "name", "country", *SCORE_LABELS)
-ASCENDING_FIRST = ("rank", "name", "country")
 CONSENT = "fovea_consent"
 
 
