@@ -1,6 +1,6 @@
 """Wall time, tasks/hour and peak memory per worker of `webfovea bench` at 1, 2 and 4 workers.
 
-Each run is its own `python -m webfovea.bench.cli bench` process; a sampler reads the
+Each run is its own `python -m webfovea bench` process; a sampler reads the
 proportional set size (PSS, shared pages split fairly) of its process tree four times a
 second. A local worker is one Playwright driver with its own Chromium, so "per worker" is
 the driver's process subtree; "bench process" is the Python process itself.
@@ -84,7 +84,7 @@ def sample(root: int, peaks: Peaks, stop: threading.Event) -> None:
 
 
 def run_bench(tasks: Path, out: Path, workers: int, extra: list[str]) -> tuple[float, Peaks]:
-    command = [sys.executable, "-m", "webfovea.bench.cli", "bench", str(tasks), "--out",
+    command = [sys.executable, "-m", "webfovea", "bench", str(tasks), "--out",
                str(out), "--workers", str(workers), *extra]
     peaks, stop = Peaks(), threading.Event()
     start = time.monotonic()

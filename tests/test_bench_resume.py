@@ -1,5 +1,5 @@
 """kill -9 of a running bench, then --resume: nothing finished is redone, nothing is lost
-or recorded twice. The bench runs as its own process (``python -m webfovea.bench.cli``)."""
+or recorded twice. The bench runs as its own process (``python -m webfovea``)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_kill_9_then_resume(site: LocalServer, tmp_path: Path,
     out = tmp_path / "run"
     with FakeProvider(policy, delay_seconds=0.3) as fp:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "webfovea.bench.cli", "bench", str(tasks), "--out", str(out),
+            [sys.executable, "-m", "webfovea", "bench", str(tasks), "--out", str(out),
              "--model", "openai:agent", "--base-url", fp.base_url, "--viewport", "800x600",
              "--max-steps", "4", "--time-limit", "60"],
             env={**os.environ, "OPENAI_API_KEY": "test-key"}, stdout=subprocess.DEVNULL,

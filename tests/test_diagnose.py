@@ -150,7 +150,7 @@ def test_bench_table_counts_each_stage_and_cli_prints_json(runs: Path, tmp_path:
     text = format_diagnosis(diagnose(bench))
     assert text.splitlines()[0] == "6 of 6 task(s) diagnosed"
     assert "execute          2     33%" in text
-    out = subprocess.run([sys.executable, "-m", "webfovea.viewer.cli", "diagnose", str(bench),
+    out = subprocess.run([sys.executable, "-m", "webfovea", "diagnose", str(bench),
                           "--json"], capture_output=True, text=True, check=True).stdout
     data = json.loads(out)
     assert data["stages"] == {**dict.fromkeys(STAGES, 0), "execute": 2, "feedback": 1,
@@ -162,7 +162,7 @@ def test_bench_table_counts_each_stage_and_cli_prints_json(runs: Path, tmp_path:
 
 
 def test_a_directory_that_is_no_run_is_a_clear_error(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "webfovea.viewer.cli", "diagnose",
+    done = subprocess.run([sys.executable, "-m", "webfovea", "diagnose",
                            str(tmp_path)], capture_output=True, text=True)
     assert done.returncode == 2
     assert "neither result.json" in done.stderr

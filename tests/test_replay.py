@@ -98,7 +98,7 @@ def test_bench_run_replays_every_task(runs: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "code"), [("clean", 0), ("unstripped", 1)])
 def test_cli_fails_on_change_only_when_asked(runs: Path, name: str, code: int) -> None:
-    cli = [sys.executable, "-m", "webfovea.viewer.cli", "replay", str(runs / name)]
+    cli = [sys.executable, "-m", "webfovea", "replay", str(runs / name)]
     asked = subprocess.run([*cli, "--fail-on-change", "--json"], capture_output=True, text=True)
     assert asked.returncode == code, asked.stderr
     data = json.loads(asked.stdout)

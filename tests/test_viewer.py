@@ -189,7 +189,7 @@ async def test_bench_table_filters_and_links(browser: BrowserSession, runs: Path
 async def test_embedded_report_travels_alone(browser: BrowserSession, runs: Path,
                                              tmp_path: Path) -> None:
     task = shutil.copytree(runs / "reveal", tmp_path / "reveal")
-    out = subprocess.run([sys.executable, "-m", "webfovea.viewer.cli", "view", str(task),
+    out = subprocess.run([sys.executable, "-m", "webfovea", "view", str(task),
                           "--embed"], capture_output=True, text=True, check=True).stdout
     assert Path(out.strip()) == task / "view.html"
     alone = tmp_path / "alone.html"
@@ -203,7 +203,7 @@ async def test_embedded_report_travels_alone(browser: BrowserSession, runs: Path
 
 
 def test_view_of_something_else_is_a_clear_error(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "webfovea.viewer.cli", "view",
+    done = subprocess.run([sys.executable, "-m", "webfovea", "view",
                            str(tmp_path / "missing")], capture_output=True, text=True)
     assert done.returncode == 2
     assert "is not a directory" in done.stderr

@@ -17,7 +17,7 @@ from .bench import cli as bench_cli
 from .browser.session import BrowserSession
 from .calibrate import Calibration, calibrate
 from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
-from .errors import ConfigError, ModelError, exit_code
+from .errors import ConfigError, ModelError, WebfoveaError, exit_code
 from .models.loader import load_model
 from .suite import cli as suite_cli
 from .task import Task
@@ -188,4 +188,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ModelError as e:
         print(f"webfovea: model error: {e}", file=sys.stderr)
         code = 3
+    except WebfoveaError as e:  # a browser that cannot start, a site that cannot be served
+        print(f"webfovea: {e}", file=sys.stderr)
+        code = exit_code(e.status)
     sys.exit(code)

@@ -1,7 +1,6 @@
 """The ``bench``, ``score`` and ``compare`` subcommands (DESIGN's command line contract).
 
-``webfovea.cli`` adds them with :func:`register`; ``python -m webfovea.bench.cli`` runs
-them on their own.
+``webfovea.cli`` adds them with :func:`register`.
 """
 
 from __future__ import annotations
@@ -11,13 +10,13 @@ import asyncio
 import json
 import shlex
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
-from ..errors import ConfigError, ModelError
+from ..errors import ConfigError
 from ..models.loader import load_model
 from .compare import compare, print_comparison
 from .execute import Job
@@ -251,22 +250,3 @@ def _stdout() -> Console:
     console = Console()
     return console if console.is_terminal else Console(width=120)
 
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """``python -m webfovea.bench.cli bench|score|compare ...``"""
-    parser = argparse.ArgumentParser(prog="webfovea")
-    handlers = register(parser.add_subparsers(dest="command", required=True))
-    ns = parser.parse_args(argv)
-    try:
-        code = handlers[ns.command](ns)
-    except ConfigError as e:
-        print(f"webfovea: {e}", file=sys.stderr)
-        code = 2
-    except ModelError as e:
-        print(f"webfovea: model error: {e}", file=sys.stderr)
-        code = 3
-    sys.exit(code)
-
-
-if __name__ == "__main__":
-    main()

@@ -17,14 +17,14 @@ from pathlib import Path
 from string import Template
 from urllib.parse import urlencode
 
-from ..errors import WebfoveaError
+from ..errors import ConfigError
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"
 STATIC = HERE / "static"
 
 
-class SuiteError(WebfoveaError):
+class SuiteError(ConfigError):
     """The suite was asked for something it does not have (a site, a template, a task)."""
 
 

@@ -1,14 +1,13 @@
 """The ``view``, ``replay`` and ``diagnose`` subcommands of ``webfovea``.
 
-``register`` adds them to the main parser; ``python -m webfovea.viewer.cli`` runs them alone.
+``register`` adds them to the main parser.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 from ..diagnose import diagnose, format_diagnosis
@@ -61,17 +60,3 @@ def cmd_diagnose(ns: argparse.Namespace) -> int:
     print(json.dumps(result.to_json(), indent=2) if ns.json else format_diagnosis(result))
     return 0
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="webfovea")
-    commands = register(parser.add_subparsers(dest="command", required=True))
-    ns = parser.parse_args(argv)
-    try:
-        return commands[ns.command](ns)
-    except ConfigError as e:
-        print(f"webfovea: {e}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())
