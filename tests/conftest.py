@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
+from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
-from webfovea.config import BrowserConfig
+from webfovea.config import AgentConfig, BrowserConfig
 from webfovea.testing.local_server import LocalServer
 
 PAGES = Path(__file__).parent / "pages"
@@ -26,3 +28,29 @@ def pages() -> Iterator[LocalServer]:
     """tests/pages served on 127.0.0.1."""
     with LocalServer(PAGES) as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def other() -> Iterator[LocalServer]:
+    """The same pages from another origin (``localhost``), for cross-origin frames."""
+    with LocalServer(PAGES, host="localhost") as server:
+        yield server
+
+
+Opener = Callable[[str], AbstractAsyncContextManager[Executor]]
+
+
+@pytest.fixture(scope="session")
+def opened(browser: BrowserSession) -> Opener:
+    """``async with opened(url) as executor``: a fresh context on ``url`` and its executor."""
+
+    @asynccontextmanager
+    async def open_page(url: str) -> AsyncIterator[Executor]:
+        tabs = await browser.new_tabs()
+        try:
+            await tabs.open(url)
+            yield Executor(tabs, AgentConfig())
+        finally:
+            await tabs.close()
+
+    return open_page

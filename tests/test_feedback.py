@@ -9,8 +9,7 @@ removes nodes, so no test can pass by comparing raw node counts or text.
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +17,7 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
+from conftest import Opener
 from webfovea.actions import Action, Point
 from webfovea.agent import run_task
 from webfovea.browser.capture import Screen, capture
@@ -35,21 +35,6 @@ from webfovea.trajectory import read_steps
 PAGES = Path(__file__).parent / "pages"
 
 
-@pytest.fixture(scope="module")
-def other() -> Iterator[LocalServer]:
-    """The same pages from another origin (``localhost``), for cross-origin frames."""
-    with LocalServer(PAGES, host="localhost") as server:
-        yield server
-
-
-@asynccontextmanager
-async def opened(browser: BrowserSession, url: str) -> AsyncIterator[Executor]:
-    tabs = await browser.new_tabs()
-    try:
-        await tabs.open(url)
-        yield Executor(tabs, AgentConfig())
-    finally:
-        await tabs.close()
 
 
 def frames_url(pages: LocalServer, other: LocalServer) -> str:
@@ -59,21 +44,21 @@ def frames_url(pages: LocalServer, other: LocalServer) -> str:
 # One tab per page for the module, as one task would keep it: tests assert relative to
 # the state they find, so their order does not matter.
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
-async def noisy(browser: BrowserSession, pages: LocalServer) -> AsyncIterator[Executor]:
-    async with opened(browser, pages.url("feedback/noisy.html")) as ex:
+async def noisy(opened: Opener, pages: LocalServer) -> AsyncIterator[Executor]:
+    async with opened(pages.url("feedback/noisy.html")) as ex:
         yield ex
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
-async def chart(browser: BrowserSession, pages: LocalServer) -> AsyncIterator[Executor]:
-    async with opened(browser, pages.url("feedback/chart.html")) as ex:
+async def chart(opened: Opener, pages: LocalServer) -> AsyncIterator[Executor]:
+    async with opened(pages.url("feedback/chart.html")) as ex:
         yield ex
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
-async def frames(browser: BrowserSession, pages: LocalServer, other: LocalServer
+async def frames(opened: Opener, pages: LocalServer, other: LocalServer
                  ) -> AsyncIterator[Executor]:
-    async with opened(browser, frames_url(pages, other)) as ex:
+    async with opened(frames_url(pages, other)) as ex:
         yield ex
 
 

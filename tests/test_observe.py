@@ -7,40 +7,22 @@ Real headless Chromium through the real executor; the frame comes from a second 
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.async_api import Frame
 
+from conftest import Opener
 from webfovea.actions import Action
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.observe import READ_LIMIT
-from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
 from webfovea.feedback import Note
 from webfovea.testing.local_server import LocalServer
 
 PAGES = Path(__file__).parent / "pages"
 
 
-@pytest.fixture(scope="module")
-def other() -> Iterator[LocalServer]:
-    with LocalServer(PAGES, host="localhost") as server:
-        yield server
-
-
-@asynccontextmanager
-async def opened(browser: BrowserSession, url: str) -> AsyncIterator[Executor]:
-    tabs = await browser.new_tabs()
-    try:
-        await tabs.open(url)
-        yield Executor(tabs, AgentConfig())
-    finally:
-        await tabs.close()
 
 
 async def act(ex: Executor, name: str, **args: str) -> Note:
@@ -64,8 +46,8 @@ def _long_url(pages: LocalServer, other: LocalServer) -> str:
 
 
 async def test_find_text_reaches_6000_px_down_and_inside_a_frame_cycling(
-        browser: BrowserSession, pages: LocalServer, other: LocalServer) -> None:
-    async with opened(browser, _long_url(pages, other)) as ex:
+        opened: Opener, pages: LocalServer, other: LocalServer) -> None:
+    async with opened(_long_url(pages, other)) as ex:
         page = ex.tabs.page
         inner = page.frames[1]
         assert not await _in_view(page.main_frame, "deep")
@@ -84,9 +66,9 @@ async def test_find_text_reaches_6000_px_down_and_inside_a_frame_cycling(
         assert "pilot" not in note.text.lower() and "appendix" not in note.text.lower()
 
 
-async def test_find_text_not_found_is_no_change(browser: BrowserSession, pages: LocalServer,
+async def test_find_text_not_found_is_no_change(opened: Opener, pages: LocalServer,
                                                 other: LocalServer) -> None:
-    async with opened(browser, _long_url(pages, other)) as ex:
+    async with opened(_long_url(pages, other)) as ex:
         note = await act(ex, "find_text", text="quarterly dividend")
         scrolled = await ex.tabs.page.evaluate("scrollY")
     assert note.outcome == "no_change" and "found no match for 'quarterly dividend'" in note.text
@@ -100,8 +82,8 @@ def _quoted(note: Note) -> str:
 
 
 async def test_read_text_returns_hidden_dom_text_capped_with_glyphs_counted(
-        browser: BrowserSession, pages: LocalServer) -> None:
-    async with opened(browser, pages.url("feedback/read.html")) as ex:
+        opened: Opener, pages: LocalServer) -> None:
+    async with opened(pages.url("feedback/read.html")) as ex:
         note = await act(ex, "read_text", label="Account code")
     text = _quoted(note)
     assert note.outcome == "changed", note.text
@@ -114,17 +96,17 @@ async def test_read_text_returns_hidden_dom_text_capped_with_glyphs_counted(
     assert details["glyphs"] == 3 and details["level"] == "exact"
 
 
-async def test_read_text_searches_child_frames(browser: BrowserSession, pages: LocalServer,
+async def test_read_text_searches_child_frames(opened: Opener, pages: LocalServer,
                                                other: LocalServer) -> None:
-    async with opened(browser, _long_url(pages, other)) as ex:
+    async with opened(_long_url(pages, other)) as ex:
         note = await act(ex, "read_text", label="backup pilot code")
     assert note.outcome == "changed", note.text
     assert "in the frame http://localhost" in note.text and "zx-4471" in _quoted(note)
 
 
-async def test_read_text_without_a_match_says_so(browser: BrowserSession,
+async def test_read_text_without_a_match_says_so(opened: Opener,
                                                  pages: LocalServer) -> None:
-    async with opened(browser, pages.url("feedback/read.html")) as ex:
+    async with opened(pages.url("feedback/read.html")) as ex:
         note = await act(ex, "read_text", label="Routing number")
     assert note.outcome == "no_change"
     assert "found no text matching 'Routing number'" in note.text
