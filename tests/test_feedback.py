@@ -277,3 +277,14 @@ async def test_agent_run_records_frame_change_and_no_op_notes(
     assert NO_CHANGE in steps[1].note and "<div#blank>" in steps[1].note
     # The model was told: the second request carries the first step's note.
     assert "Clicked 1 times" in fp.requests[1].turns[-1].text
+
+
+async def test_css_sibling_reveal_inside_a_frame_is_a_change(
+        opened: Opener, pages: LocalServer) -> None:
+    """`#bar:hover + #tip` directly under <body> of a child frame: no mutation, no ancestor
+    holding the words; the hidden tip's innerText equals its text, so only rendering tells."""
+    async with opened(pages.url("feedback/sibling_tip_outer.html")) as ex:
+        await act(ex, "hover", (50, 50))
+        note, _ = await act(ex, "hover", (200, 250))  # the bar, inside the frame
+    assert note.outcome == "changed", note.text
+    assert "visible text inside the frame" in note.text

@@ -172,21 +172,27 @@
 
   // The element under the point and up to three ancestors: where a CSS :hover reveal
   // shows its words. It stops below an ancestor holding a region that ticks by itself.
+  // The next siblings count too (`#bar:hover + #tip`), for when the climb stops at <body>.
   const holdsNoise = (el) => [...w.volatile].some((v) => el.contains(v) && !aimedAt(v));
   const scopeAt = () => {
     let scope = point && document.elementFromPoint(point.x, point.y);
-    if (!scope || holdsNoise(scope)) return null;
+    if (!scope || holdsNoise(scope)) return [];
     for (let i = 0; i < 3 && scope.parentElement && !structural(scope.parentElement) &&
          !holdsNoise(scope.parentElement); i++) {
       scope = scope.parentElement;
     }
-    return scope;
+    const out = [scope];
+    for (let s = scope.nextElementSibling; s && out.length < 4; s = s.nextElementSibling) {
+      if (!holdsNoise(s)) out.push(s);
+    }
+    return out;
   };
-  const scopeText = () => {
-    const el = w.scope;
-    if (!el || !el.isConnected) return "";
-    return el.innerText === undefined ? el.textContent : el.innerText;
-  };
+  // An element that is not rendered has no text on screen (its innerText would be its
+  // textContent, so a tooltip shown by :hover would read the same before and after).
+  const scopeText = () => (w.scope || [])
+    .filter((el) => el.isConnected && el.getClientRects().length > 0)
+    .map((el) => (el.innerText === undefined ? el.textContent : el.innerText))
+    .join("\u0001");
   const fields = () => Array.from(document.querySelectorAll("input, textarea, select"))
     .map((e) => (e.type === "checkbox" || e.type === "radio" ? String(e.checked) : String(e.value)))
     .join("\u0001");
