@@ -14,4 +14,4 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q -e ".[dev,ray]"
   touch "$stamp"
 fi
-.venv/bin/python -m webfovea.browser.chromium --ensure
+.venv/bin/python -c "from webfovea.browser.chromium import main; main(['--ensure'])"
