@@ -57,6 +57,8 @@ def coordinate_text(space: ModelSpace, sent_w: int, sent_h: int, coords: str) ->
 
 def build_request(*, task: str, config: AgentConfig, history: Sequence[HistoryItem],
                   images: Sequence[SentImage], space: ModelSpace, note: str) -> ModelRequest:
+    """``images``: the most recent screenshots as sent, oldest first (the loop keeps
+    ``config.history_images`` of them); the last one is the page now."""
     lines = [f"Task: {task}", ""]
     if history:
         lines.append("Previous steps:")
@@ -70,7 +72,7 @@ def build_request(*, task: str, config: AgentConfig, history: Sequence[HistoryIt
     lines.append(f"The last {len(images)} screenshot(s) follow, oldest first; the last one is now.")
     return ModelRequest(
         system=system_text(),
-        turns=(Turn("user", "\n".join(lines), tuple(images[-config.history_images:])),),
+        turns=(Turn("user", "\n".join(lines), tuple(images)),),
         max_tokens=config.max_tokens,
         task=task,
     )

@@ -26,11 +26,6 @@ class Screen:
     title: str
 
 
-async def measure_viewport(page: Page) -> Size:
-    v = await page.evaluate(js("viewport"))
-    return Size(int(v["width"]), int(v["height"]))
-
-
 def downsample(png: bytes, cap: Size | None) -> tuple[bytes, Size, Size]:
     """Fit a PNG within ``cap``; returns (bytes, sent size, original size)."""
     with Image.open(io.BytesIO(png)) as img:
@@ -46,11 +41,12 @@ def downsample(png: bytes, cap: Size | None) -> tuple[bytes, Size, Size]:
 
 
 async def capture(page: Page, *, cap: Size | None) -> Screen:
-    viewport = await measure_viewport(page)
+    state = await page.evaluate(js("page_state"))
     raw = await page.screenshot(type="png", caret="initial")
     png, sent, original = downsample(raw, cap)
-    return Screen(png=png, sent=sent, capture=original, page=viewport, url=page.url,
-                  title=await page.title())
+    return Screen(png=png, sent=sent, capture=original,
+                  page=Size(int(state["width"]), int(state["height"])), url=page.url,
+                  title=str(state["title"]))
 
 
 async def visible_text(page: Page) -> str:

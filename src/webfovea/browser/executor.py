@@ -20,7 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from .. import faults, feedback
 from ..actions import REGISTRY, Action
 from ..config import AgentConfig, Size
-from ..geometry import ModelSpace, OutsideImage, model_space, to_page
+from ..geometry import OutsideImage, model_space, to_page
 from . import fingerprint, observe
 from .capture import Screen
 from .frame_fallback import after_click
@@ -48,7 +48,6 @@ class Mapped:
 
     action: Action
     points: tuple[tuple[int, int], ...]
-    space: ModelSpace
     page: Size
 
 
@@ -75,7 +74,7 @@ class Executor:
         )
         if faults.active("coords_3_4"):  # test-only: the paper's downsampling bug
             points = tuple((round(x * 0.75), round(y * 0.75)) for x, y in points)
-        return Mapped(action, points, space, screen.page)
+        return Mapped(action, points, screen.page)
 
     async def execute(self, action: Action, screen: Screen) -> feedback.Note:
         try:
