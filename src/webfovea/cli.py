@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import cost_cli, demo
+from . import check_cli, cost_cli, demo, model_options, profiles
 from .actions import REGISTRY
 from .agent import run_task
 from .bench import cli as bench_cli
@@ -32,10 +32,12 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", help="provider endpoint (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
     p.add_argument("--max-steps", type=int, default=80)
     p.add_argument("--time-limit", type=float, default=1800.0, help="seconds per task")
-    p.add_argument("--image-cap", default="1440x810", help="WxH, or 'none' for full-size images")
+    p.add_argument("--image-cap", default=None,
+                   help="WxH, or 'none' for full-size images (default: the profile's, else 1440x810)")
     p.add_argument("--viewport", default="1920x1080")
     p.add_argument("--device-scale-factor", type=float, default=1.0)
-    p.add_argument("--coords", choices=COORD_SPACES, default="image")
+    p.add_argument("--coords", choices=COORD_SPACES, default=None,
+                   help="the space the model answers in (default: the profile's, else image)")
     p.add_argument("--cdp-url", help="attach to a running Chromium instead of launching one")
     p.add_argument("--headed", action="store_true", help="show the browser window")
     p.add_argument("--allow-domain", action="append", default=[],
@@ -44,6 +46,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
                    help="per-task budget of an action class: reload, hotkey, go_back, "
                         "pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
     p.add_argument("--allow-downloads", action="store_true", help="let pages download files")
+    model_options.add_options(p)
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -67,6 +70,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(suite_cli.register(sub))
     commands.update(viewer_cli.register(sub))
     commands.update(cost_cli.register(sub))
+    commands.update(check_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")
@@ -77,10 +81,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
 
 
 def agent_config(ns: argparse.Namespace) -> AgentConfig:
+    r = profiles.apply(ns)  # fills ns.model, ns.base_url, ns.coords, ... by precedence
     cap = None if ns.image_cap.lower() == "none" else Size.parse(ns.image_cap, flag="--image-cap")
     return AgentConfig(max_steps=ns.max_steps, time_limit=ns.time_limit, image_cap=cap,
                        coords=ns.coords, allow_domains=tuple(ns.allow_domain),
-                       action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)})
+                       action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)},
+                       **r.agent_settings())
 
 
 def _budgets(items: list[str]) -> dict[str, int]:
@@ -104,11 +110,9 @@ def browser_config(ns: argparse.Namespace, *, host_rules: tuple[str, ...] = ()) 
 
 
 async def _run_one(task: Task, ns: argparse.Namespace, out: Path) -> ResultRecord:
-    if not ns.model:
-        raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
-                          "scripted:<file>), or set WEBFOVEA_MODEL")
     config, browser = agent_config(ns), browser_config(ns)  # validate flags before anything runs
     model = load_model(ns.model, base_url=ns.base_url)
+    model_options.preflight_or_skip(ns)
     try:
         async with BrowserSession(browser) as session:
             return await run_task(task, model=model, session=session, config=config, out=out)
@@ -174,8 +178,9 @@ def cmd_calibrate(ns: argparse.Namespace) -> int:
         finally:
             await model.aclose()
 
-    print("\n".join(asyncio.run(go()).lines()))
-    return 0
+    result = asyncio.run(go())
+    print("\n".join(result.lines()))
+    return 0 if result.reliable else 1
 
 
 def main(argv: Sequence[str] | None = None) -> None:

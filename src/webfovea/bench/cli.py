@@ -18,6 +18,7 @@ from rich.console import Console
 
 from ..errors import ConfigError
 from ..models.loader import load_model
+from ..models.preflight import preflight
 from .compare import compare, print_comparison
 from .execute import Job
 from .html_report import write_html
@@ -119,6 +120,9 @@ def cmd_bench(ns: argparse.Namespace) -> int:
     for problem in task_file.problems:
         print(f"webfovea: {ns.tasks} {problem}", file=sys.stderr)
     asyncio.run(_check_models(job, settings))
+    if not settings.get("no_preflight"):
+        print(f"pre-flight: {preflight(job.model, job.model_base_url(job.browser_for(0)))}",
+              file=sys.stderr)
     if store is None:
         ns.out.mkdir(parents=True, exist_ok=True)
         store = Store(ns.out / DB_NAME)
@@ -141,14 +145,12 @@ def _check_fresh(out: Path) -> None:
 def _job(settings: dict[str, Any]) -> Job:
     from ..cli import agent_config, browser_config
 
-    if not settings.get("model"):
-        raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
-                          "scripted:<file>), or set WEBFOVEA_MODEL")
     options = argparse.Namespace(**settings)
+    agent = agent_config(options)  # resolves a profile: options.model is a spec after this
     rules = tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
                   for entry in settings.get("host_resolver_rules") or [])
-    return Job(model=settings["model"], base_url=settings.get("base_url"),
-               agent=agent_config(options), browser=browser_config(options), host_rules=rules)
+    return Job(model=options.model, base_url=options.base_url,
+               agent=agent, browser=browser_config(options), host_rules=rules)
 
 
 async def _check_models(job: Job, settings: dict[str, Any]) -> None:
