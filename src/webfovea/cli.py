@@ -19,6 +19,7 @@ from .calibrate import Calibration, calibrate
 from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
 from .errors import ConfigError, ModelError, WebfoveaError, exit_code
 from .models.loader import load_model
+from .models.prices import cost_text
 from .suite import cli as suite_cli
 from .task import Task
 from .testing.local_server import LocalServer
@@ -126,8 +127,10 @@ def _report(result: ResultRecord, out: Path) -> None:
         print(f"answer: {result.answer}")
     if result.error:
         print(f"error: {result.error}", file=sys.stderr)
-    print(f"steps: {result.steps}  elapsed: {result.elapsed:.1f}s  "
-          f"tokens: {result.usage.input_tokens} in / {result.usage.output_tokens} out")
+    u = result.usage
+    print(f"steps: {result.steps}  elapsed: {result.elapsed:.1f}s  tokens: {u.input_tokens} in"
+          f" + {u.cache_read_tokens} cache-read + {u.cache_write_tokens} cache-write / "
+          f"{u.output_tokens} out  cost: {cost_text(u.cost)}")
     print(f"run directory: {out}")
 
 
