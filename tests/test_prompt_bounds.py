@@ -28,20 +28,33 @@ def _text_chars(request: FakeRequest) -> int:
     return len(request.system) + sum(len(t.text) for t in request.turns)
 
 
-async def test_a_flood_page_and_a_huge_thought_leave_every_request_bounded(
-        browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
-    replies = [ALERTS, HUGE, TABS, *[WAIT] * 5]
+async def _flood(browser: BrowserSession, url: str, out: Path,
+                 replies: list[str]) -> list[FakeRequest]:
     with FakeProvider(ScriptedPolicy(replies)) as fp:
         model = load_model("openai:m", base_url=fp.base_url)
-        await run_task(Task("flood", pages.url("models/flood.html")), model=model,
-                       session=browser, config=AgentConfig(max_steps=len(replies)), out=tmp_path)
+        config = AgentConfig(max_steps=len(replies), time_limit=250)
+        await run_task(Task("flood", url), model=model, session=browser, config=config, out=out)
         await model.aclose()
-        requests = fp.requests
+        return fp.requests
+
+
+async def test_many_new_tabs_are_counted_not_listed(
+        browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
+    requests = await _flood(browser, pages.url("models/flood.html"), tmp_path, [TABS, WAIT])
+    note = read_steps(tmp_path)[0].note
+    assert "55 more page events" in note and note.count("a new tab opened") == 5, note
+    assert note in requests[-1].turns[-1].text
+
+
+async def test_a_flood_page_and_a_huge_thought_leave_every_request_bounded(
+        browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
+    replies = [ALERTS, HUGE, *[WAIT] * 4]
+    requests = await _flood(browser, pages.url("models/flood.html"), tmp_path, replies)
     steps = read_steps(tmp_path)
     assert len(steps) == len(replies)
-    # The page really flooded: 2,000 dialogs after the first click.
-    assert "more page events" in steps[0].note and len(steps[0].note) < 2_000
+    # The page really flooded: 2,000 dialogs after the first click, five of them named.
     assert "1,995 more page events" in steps[0].note, steps[0].note
+    assert len(steps[0].note) < 2_000
     assert len(steps[1].thought) > 900_000  # the record keeps everything the model said
     last = requests[-1]
     carried = "\n".join(t.text for t in last.turns)

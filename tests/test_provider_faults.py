@@ -99,7 +99,8 @@ def test_run_ends_as_model_error_exit_3_when_the_provider_keeps_sending_html(
 
 
 @pytest.mark.parametrize("url, said", [
-    ("::::", "not a valid URL"), ("http://127.0.0.1:99999/v1", "not a valid URL"),
+    ("::::", "must start with http:// or https://"),
+    ("http://127.0.0.1:99999/v1", "not a valid URL"), ("http://:80/v1", "no host name"),
     ("127.0.0.1:8000/v1", "must start with http:// or https://"),
     ("ftp://127.0.0.1/v1", "must start with http:// or https://")])
 def test_a_bad_base_url_is_a_usage_error(tmp_path: Path, url: str, said: str) -> None:

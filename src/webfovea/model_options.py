@@ -27,4 +27,6 @@ def preflight_or_skip(ns: argparse.Namespace) -> None:
     """The endpoint check before any browser starts; ConfigError (exit 2) saying what to fix."""
     if getattr(ns, "no_preflight", False):
         return
-    print(f"pre-flight: {preflight(ns.model, ns.base_url)}", file=sys.stderr)
+    said = preflight(ns.model, ns.base_url)
+    if said:
+        print(f"pre-flight: {said}", file=sys.stderr)

@@ -17,8 +17,8 @@ from typing import Any
 from rich.console import Console
 
 from ..errors import ConfigError
+from ..model_options import preflight_or_skip
 from ..models.loader import load_model
-from ..models.preflight import preflight
 from .compare import compare, print_comparison
 from .execute import Job
 from .html_report import write_html
@@ -121,8 +121,8 @@ def cmd_bench(ns: argparse.Namespace) -> int:
         print(f"webfovea: {ns.tasks} {problem}", file=sys.stderr)
     asyncio.run(_check_models(job, settings))
     if not settings.get("no_preflight"):
-        print(f"pre-flight: {preflight(job.model, job.model_base_url(job.browser_for(0)))}",
-              file=sys.stderr)
+        preflight_or_skip(argparse.Namespace(model=job.model,
+                                             base_url=job.model_base_url(job.browser_for(0))))
     if store is None:
         ns.out.mkdir(parents=True, exist_ok=True)
         store = Store(ns.out / DB_NAME)

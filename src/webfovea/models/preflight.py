@@ -66,10 +66,11 @@ def target(spec: str, base_url: str | None) -> Target | None:
 
 
 def preflight(spec: str, base_url: str | None) -> str:
-    """A one-line account of the check; ConfigError saying what to fix when it fails."""
+    """A one-line account of the check ("" for models without an endpoint); ConfigError
+    saying what to fix when it fails."""
     t = target(spec, base_url)
     if t is None:
-        return f"{spec}: no endpoint to check"
+        return ""
     with httpx.Client(timeout=TIMEOUT, headers=t.headers()) as http:
         listing = _listing_url(t)
         response = _get(http, t, listing)
