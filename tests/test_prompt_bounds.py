@@ -49,11 +49,14 @@ async def test_many_new_tabs_are_counted_not_listed(
 async def test_a_flood_page_and_a_huge_thought_leave_every_request_bounded(
         browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
     replies = [ALERTS, HUGE, *[WAIT] * 4]
-    requests = await _flood(browser, pages.url("models/flood.html"), tmp_path, replies)
+    # 300 dialogs keep the test quick on a loaded machine; benchmarks/prompt_flood.py
+    # runs the full 2,000 and 300 tabs.
+    requests = await _flood(browser, pages.url("models/flood.html?alerts=300"), tmp_path,
+                            replies)
     steps = read_steps(tmp_path)
     assert len(steps) == len(replies)
-    # The page really flooded: 2,000 dialogs after the first click, five of them named.
-    assert "1,995 more page events" in steps[0].note, steps[0].note
+    # The page really flooded: 300 dialogs after the first click, five of them named.
+    assert "295 more page events" in steps[0].note, steps[0].note
     assert len(steps[0].note) < 2_000
     assert len(steps[1].thought) > 900_000  # the record keeps everything the model said
     last = requests[-1]
