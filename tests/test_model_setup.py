@@ -104,7 +104,7 @@ def test_config_file_is_found_in_the_working_directory_and_checked(
     (tmp_path / "bad.toml").write_text("[run]\ncolour = 'red'\n", encoding="utf-8")
     with pytest.raises(ConfigError, match=r"unknown key.*colour"):
         load_config(tmp_path / "bad.toml")
-    with pytest.raises(ConfigError, match="neither a profile"):
+    with pytest.raises(ConfigError, match=r"bad model spec .* neither a profile"):
         resolve(_ns("--model", "no-such-profile"), load_config(), env={})
 
 

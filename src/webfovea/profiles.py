@@ -166,8 +166,8 @@ def _profile(given: str, config: ConfigFile) -> tuple[str | None, Mapping[str, A
     if given.partition(":")[0] in KINDS:
         return None, {}
     known = sorted({*builtin, *config.profiles})
-    raise ConfigError(f"--model {given!r} is neither a profile ({', '.join(known)}) nor a spec "
-                      "(openai:<name>, anthropic:<name>, oracle, scripted:<file>)")
+    raise ConfigError(f"bad model spec {given!r}: neither a profile ({', '.join(known)}) nor "
+                      "a spec (openai:<name>, anthropic:<name>, oracle, scripted:<file>)")
 
 
 def _table(path: Path, data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
