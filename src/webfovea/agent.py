@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from . import feedback
 from .browser import fingerprint
@@ -45,11 +46,17 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
             result.error += f" ({guard.lock.blocked[-1].sentence()})"
     except PlaywrightError as e:
         result.status, result.error = "browser_error", (e.message or str(e)).splitlines()[0]
+    except asyncio.CancelledError:  # the user's stop (or the bench's hard limit, which says so)
+        result.status, result.error = "interrupted", f"stopped during step {result.steps + 1}"
+        raise
+    except Exception as e:  # a bug in webfovea: the run still ends with a named status
+        result.status, result.error = "harness_error", f"{type(e).__name__}: {e}"
     finally:
-        if tabs is not None:
-            await tabs.close()
+        # Written before the tab closes: a second Ctrl-C may cut the close short.
         result.elapsed = time.monotonic() - guard.started
         writer.write_result(result)
+        if tabs is not None:
+            await tabs.close()
     return result
 
 
@@ -90,7 +97,7 @@ class _Run:
 
     async def step(self, step: int) -> StepRecord:
         t0 = time.monotonic()
-        screen = await capture(self.tabs.page, cap=self.config.image_cap)
+        screen = await self.capture()
         # The fingerprint's noise watchers learn the page while the model thinks.
         await fingerprint.watch(self.tabs.page)
         space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
@@ -116,6 +123,16 @@ class _Run:
                                         note.text))
         self.note = note.text
         return record
+
+    async def capture(self) -> Screen:
+        """The screen; a page too busy to paint (an endless ``confirm()`` loop, a spinning
+        script) is waited on, so the task's time limit ends it, not a screenshot timeout."""
+        while True:
+            try:
+                return await capture(self.tabs.page, cap=self.config.image_cap)
+            except PlaywrightTimeout:
+                if self.tabs.gone():
+                    raise
 
     async def ask(self, request: ModelRequest) -> ModelReply:
         """One model call (with the client's retries), bounded by the task's remaining time."""

@@ -24,6 +24,7 @@ from ..geometry import OutsideImage, model_space, to_page
 from . import fingerprint, observe
 from .capture import Screen
 from .frame_fallback import after_click
+from .history import pages_behind
 from .keys import to_playwright
 from .locate import Hit, hit_test
 from .scripts import js
@@ -200,6 +201,10 @@ class Executor:
     # --- navigation ----------------------------------------------------------------------
 
     async def _do_go_back(self, m: Mapped, hit: Hit | None) -> Effect:
+        if not await pages_behind(self.tabs.page):
+            return Effect(failed="this is the first page of the tab (for the first tab, the "
+                                 "task's entry page), so there is nothing to go back to; the "
+                                 "page was left as it was")
         response = await self.tabs.page.go_back(wait_until="commit")
         if response is None and self.tabs.page.url == "about:blank":
             return Effect(failed="there is no earlier page to go back to")

@@ -131,12 +131,18 @@ def marks(s: StepRecord) -> dict[str, Any] | None:
 
 
 def _image(task_dir: Path, rel: str | None, embed: bool) -> str | None:
-    """A src for a recorded image: relative URL, data URI, or None when the file is gone."""
-    if not rel or not (task_dir / rel).is_file():
+    """A src for a recorded image: relative URL, data URI, or None when the file is gone
+    or lies outside the task's directory (an edited record must not pull in other files)."""
+    if not rel or not _inside(task_dir, rel):
         return None
     if embed:
         return "data:image/png;base64," + base64.b64encode((task_dir / rel).read_bytes()).decode()
     return quote(Path(rel).as_posix())
+
+
+def _inside(task_dir: Path, rel: str) -> bool:
+    path = (task_dir / rel).resolve()
+    return path.is_file() and path.is_relative_to(task_dir.resolve())
 
 
 def _task_href(task: TaskRun, root: Path) -> str:
