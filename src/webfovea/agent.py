@@ -20,8 +20,9 @@ from .errors import ParseError, TimeLimit, WebfoveaError
 from .geometry import model_space
 from .guard import Guard
 from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
+from .models.sent import sent_summary
 from .parse import parse_reply
-from .prompt import HistoryItem, build_request
+from .prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
 from .task import Task
 from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
 
@@ -71,7 +72,7 @@ class _Run:
     writer: TrajectoryWriter
     result: ResultRecord
     history: list[HistoryItem] = field(default_factory=list)
-    images: list[SentImage] = field(default_factory=list)
+    shown: list[Shown] = field(default_factory=list)
     note: str = ""
     usage: Usage = field(default_factory=Usage)
 
@@ -89,7 +90,7 @@ class _Run:
             except asyncio.TimeoutError:
                 raise TimeLimit(f"the time limit ran out during step {step}") from None
             self.writer.append_step(record)
-            self.result.steps, self.result.usage = step, UsageRecord(**asdict(self.usage))
+            self.result.steps, self.result.usage = step, self.usage_record(self.usage)
             self.writer.write_result(self.result)
             if self.result.status != "running":
                 return
@@ -101,11 +102,12 @@ class _Run:
         # The fingerprint's noise watchers learn the page while the model thinks.
         await fingerprint.watch(self.tabs.page)
         space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
-        sent = SentImage(screen.png, screen.sent.width, screen.sent.height, f"step {step}")
-        self.images = [*self.images, sent][-self.config.history_images:]
+        sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
+        coords = coordinate_text(space, sent.width, sent.height, self.config.coords)
+        oldest = first_shown(step, self.config)
+        self.shown = [s for s in [*self.shown, Shown(step, sent, coords)] if s.step >= oldest]
         request = build_request(task=self.task.instruction, config=self.config,
-                                history=self.history, images=self.images, space=space,
-                                note=self.note)
+                                history=self.history, shown=self.shown, note=self.note)
         record = StepRecord(step=step, started_at=time.time(), url=screen.url, title=screen.title,
                             screenshot=self.writer.write_screen(step, screen.png),
                             sent_size=(screen.sent.width, screen.sent.height),
@@ -114,7 +116,8 @@ class _Run:
         t_model = time.monotonic()
         reply = await self.ask(request)
         record.model_seconds = time.monotonic() - t_model
-        record.raw_reply, record.usage = reply.text, UsageRecord(**asdict(reply.usage))
+        record.raw_reply, record.usage = reply.text, self.usage_record(reply.usage)
+        record.request = sent_summary(request)
         note = await self.act(reply.text, record, screen)
         record.note, record.outcome = note.text, note.outcome
         record.guardrail, record.frame, record.details = note.guardrail, note.frame, note.details
@@ -133,6 +136,13 @@ class _Run:
             except PlaywrightTimeout:
                 if self.tabs.gone():
                     raise
+
+    def usage_record(self, usage: Usage) -> UsageRecord:
+        price = self.config.price
+        cost = None if price is None else price.cost(
+            input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens)
+        return UsageRecord(**asdict(usage), cost=cost)
 
     async def ask(self, request: ModelRequest) -> ModelReply:
         """One model call (with the client's retries), bounded by the task's remaining time."""

@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import demo, inputs, interrupts
+from . import cost_cli, demo, inputs, interrupts
 from .actions import REGISTRY
 from .agent import run_task
 from .bench import cli as bench_cli
@@ -68,6 +68,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(bench_cli.register(sub))
     commands.update(suite_cli.register(sub))
     commands.update(viewer_cli.register(sub))
+    commands.update(cost_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")
