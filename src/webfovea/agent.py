@@ -23,6 +23,7 @@ from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
 from .models.sent import sent_summary
 from .parse import parse_reply
 from .prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
+from .stages import Stages, stage
 from .task import Task
 from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
 
@@ -97,19 +98,37 @@ class _Run:
         self.result.status = stop
 
     async def step(self, step: int) -> StepRecord:
+        with Stages().active() as stages:
+            record = await self._step(step)
+        record.stage_seconds = stages.rounded()
+        return record
+
+    async def _step(self, step: int) -> StepRecord:
         t0 = time.monotonic()
         screen = await self.capture()
-        # The fingerprint's noise watchers learn the page while the model thinks.
-        await fingerprint.watch(self.tabs.page)
-        space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
-        sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
-        coords = coordinate_text(space, sent.width, sent.height, self.config.coords)
-        oldest = first_shown(step, self.config)
-        self.shown = [s for s in [*self.shown, Shown(step, sent, coords)] if s.step >= oldest]
-        request = build_request(task=self.task.instruction, config=self.config,
-                                history=self.history, shown=self.shown, note=self.note)
+        # Written in a thread while the model thinks: the disk is not on the step's path.
+        saving = asyncio.ensure_future(asyncio.to_thread(self.writer.write_screen, step,
+                                                         screen.png))
+        try:
+            return await self._decide_and_act(step, screen, t0)
+        finally:
+            with stage("trajectory_write"):
+                await saving
+
+    async def _decide_and_act(self, step: int, screen: Screen, t0: float) -> StepRecord:
+        with stage("fingerprints"):
+            # The fingerprint's noise watchers learn the page while the model thinks.
+            await fingerprint.watch(self.tabs.page)
+        with stage("prompt"):
+            space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
+            sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
+            coords = coordinate_text(space, sent.width, sent.height, self.config.coords)
+            oldest = first_shown(step, self.config)
+            self.shown = [s for s in [*self.shown, Shown(step, sent, coords)] if s.step >= oldest]
+            request = build_request(task=self.task.instruction, config=self.config,
+                                    history=self.history, shown=self.shown, note=self.note)
         record = StepRecord(step=step, started_at=time.time(), url=screen.url, title=screen.title,
-                            screenshot=self.writer.write_screen(step, screen.png),
+                            screenshot=self.writer.screen_path(step),
                             sent_size=(screen.sent.width, screen.sent.height),
                             page_size=(screen.page.width, screen.page.height),
                             model_size=(space.width, space.height))
@@ -153,7 +172,8 @@ class _Run:
     async def act(self, text: str, record: StepRecord, screen: Screen) -> feedback.Note:
         """Parse the reply, apply the guardrails, execute; returns the note for the model."""
         try:
-            parsed = parse_reply(text)
+            with stage("parse"):
+                parsed = parse_reply(text)
         except ParseError as e:
             record.parse_error = str(e)
             return feedback.Note("parse_error", str(e))
@@ -166,7 +186,8 @@ class _Run:
         if action.name == "finished":
             return await self.answer(action.text("content"))
         blocked_before = len(self.guard.lock.blocked) if self.guard.lock else 0
-        note = await safe_execute(self.executor, action, screen)
+        with stage("execute"):
+            note = await safe_execute(self.executor, action, screen)
         record.page_points = list(note.page_points)
         if self.guard.lock and len(self.guard.lock.blocked) > blocked_before:
             note.guardrail = note.guardrail or "domain_lock"

@@ -50,6 +50,7 @@ class StepRecord(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
     model_seconds: float = 0.0
     harness_seconds: float = 0.0
+    stage_seconds: dict[str, float] = Field(default_factory=dict)  # harness time by stage
     usage: UsageRecord = Field(default_factory=UsageRecord)
     # What the request held (webfovea.models.sent): layout, text lengths, image sizes.
     request: dict[str, Any] = Field(default_factory=dict)

@@ -21,6 +21,7 @@ from .. import faults, feedback
 from ..actions import REGISTRY, Action
 from ..config import AgentConfig, Size
 from ..geometry import OutsideImage, model_space, to_page
+from ..stages import stage
 from . import fingerprint, observe
 from .capture import Screen
 from .frame_fallback import after_click
@@ -85,14 +86,18 @@ class Executor:
         page_before = self.tabs.page
         point = mapped.points[0] if mapped.points else None
         hit = await hit_test(page_before, *point) if point else None
-        before = await fingerprint.before(self.tabs, point=point, hit=hit,
-                                          baseline=action.spec.budget != "observe")
+        with stage("fingerprints"):
+            before = await fingerprint.before(self.tabs, point=point, hit=hit,
+                                              baseline=action.spec.budget != "observe")
         effect = await self._handlers[action.name](mapped, hit)
-        settled = await settle(self.tabs, cap=self.config.settle_cap) if effect.settles else True
+        with stage("settle"):
+            settled = await settle(self.tabs, cap=self.config.settle_cap) if effect.settles else True
         # Not fingerprinted again when the action leaves the page alone or a new tab took over.
         after: fingerprint.Fingerprint | None = None
         if effect.settles and self.tabs.page is page_before:
-            after = await fingerprint.after(self.tabs, point=point, hit=hit, canvas=before.canvas)
+            with stage("fingerprints"):
+                after = await fingerprint.after(self.tabs, point=point, hit=hit,
+                                                canvas=before.canvas)
         events = self.tabs.drain_events()
         return feedback.compose(
             mapped=mapped, hit=hit, effect=effect, before=before, after=after,
