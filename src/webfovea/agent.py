@@ -21,6 +21,7 @@ from .guard import Guard
 from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
 from .parse import parse_reply
 from .prompt import HistoryItem, build_request
+from .snapshot.session import SiteSession
 from .task import Task
 from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
 
@@ -34,9 +35,12 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     writer.write_result(result)
     guard = Guard(config)
     tabs: Tabs | None = None
+    site: SiteSession | None = None
     try:
+        site = SiteSession(config.site, task.id, task.url, out)
+        result.site = site.record
         tabs = await session.new_tabs()
-        await guard.install(tabs, task.url)
+        await guard.install(tabs, task.url, downstream=await site.attach(tabs))
         await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
         await _Run(task, model, tabs, guard, writer, result).loop()
     except WebfoveaError as e:
@@ -46,6 +50,8 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     except PlaywrightError as e:
         result.status, result.error = "browser_error", (e.message or str(e)).splitlines()[0]
     finally:
+        if site is not None and tabs is not None:
+            await site.close()  # before the context closes: recorded bodies are read from it
         if tabs is not None:
             await tabs.close()
         result.elapsed = time.monotonic() - guard.started

@@ -8,6 +8,7 @@ from typing import Literal
 
 from .domains import normalise_domain
 from .errors import ConfigError
+from .snapshot.records import SiteOptions
 
 CoordSpace = Literal["image", "norm1000", "smart_resize"]
 COORD_SPACES: tuple[CoordSpace, ...] = ("image", "norm1000", "smart_resize")
@@ -66,6 +67,7 @@ class AgentConfig:
     allow_domains: tuple[str, ...] = ()
     settle_cap: float = 5.0
     max_tokens: int = 1024
+    site: SiteOptions = field(default_factory=SiteOptions)  # live, or recording/replaying a site snapshot
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:
