@@ -37,7 +37,8 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     tabs: Tabs | None = None
     site: SiteSession | None = None
     try:
-        site = SiteSession(config.site, task.id, task.url, out)
+        site = SiteSession(config.site, task.id, task.url, out,
+                           host_rules=session.config.host_rules)
         result.site = site.record
         tabs = await session.new_tabs()
         await guard.install(tabs, task.url, downstream=await site.attach(tabs))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from dataclasses import dataclass, field
 
 from playwright.async_api import BrowserContext, Request, Response
@@ -30,7 +29,6 @@ class Recorder:
     rules: Rules
     _order: dict[Request, int] = field(default_factory=dict)
     _pending: set[asyncio.Future[None]] = field(default_factory=set)
-    seconds: float = 0.0  # time spent storing responses (the recording's own cost)
 
     def attach(self, context: BrowserContext) -> None:
         self.snapshot.create()
@@ -48,7 +46,6 @@ class Recorder:
             task.add_done_callback(self._pending.discard)
 
     async def _store(self, request: Request) -> None:
-        t0 = time.monotonic()
         try:
             response = await request.response()
         except PlaywrightError:
@@ -69,7 +66,6 @@ class Recorder:
             status=response.status, status_text=response.status_text,
             headers=kept_headers(await response.all_headers()),
             body=self.snapshot.put(body), size=len(body)))
-        self.seconds += time.monotonic() - t0
 
     async def close(self) -> None:
         """Wait for responses still being stored, then write the manifest."""

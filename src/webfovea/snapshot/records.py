@@ -52,7 +52,6 @@ class SiteRecord(BaseModel):
     passthrough: int = 0  # the harness's own channel, let through (see snapshot/rules.py)
     unmatched_shown: list[Unmatched] = Field(default_factory=list)  # the first few
     limits: list[Limit] = Field(default_factory=list)  # what this site does that cannot replay
-    record_seconds: float = 0.0  # time spent storing responses while recording
 
     def count(self, how: str) -> None:
         if how == "exact":

@@ -10,7 +10,8 @@ frame, cross-origin iframes (their own targets) included, and each hop of a
 replayed redirect.
 
 A request the snapshot cannot answer gets an HTTP 504 whose body says so, and is
-listed; only the harness's passthrough channel (see rules.py) reaches the network.
+listed. Nothing the page asks for leaves the browser: the harness's own channel (see
+rules.py, relay.py) is carried by the harness.
 The page clock starts at the recording's start and ``Math.random`` gets the
 recording's seed.
 """
@@ -28,6 +29,7 @@ from playwright.async_api import Error as PlaywrightError
 from .manifest import Manifest, Snapshot
 from .match import Matcher, Request
 from .records import SiteRecord, Unmatched
+from .relay import Relay
 from .rules import Rules
 
 UNMATCHED_STATUS = 504
@@ -40,6 +42,7 @@ class Replayer:
     manifest: Manifest
     rules: Rules
     record: SiteRecord
+    relay: Relay
     unmatched: list[Unmatched] = field(default_factory=list)
     _context_id: str = ""
     _frames: dict[str, bool] = field(default_factory=dict)  # frame id → in our context
@@ -60,22 +63,21 @@ class Replayer:
         if not await self._ours(cdp, event.get("frameId", "")):
             await _quietly(cdp, "Fetch.continueRequest", request_id)
             return
+        request = _request(event["request"])
         if self.rules.is_passthrough(url):
             self.record.passthrough += 1
-            await _quietly(cdp, "Fetch.continueRequest", request_id)
+            relayed = await self.relay.send(request.method, url, event["request"]["headers"],
+                                            request.body)
+            await _fulfill(cdp, request_id, relayed.status, "", relayed.headers, relayed.body)
             return
-        request = _request(event["request"])
         match = self.matcher.find(request)
         if match is None:
             await self._refuse(cdp, request_id, request, event.get("resourceType", ""))
             return
         entry = match.entry
         self.record.count(match.how)
-        headers = [{"name": k, "value": v} for k, v in entry.headers]
-        await _quietly(cdp, "Fetch.fulfillRequest", {
-            **request_id, "responseCode": entry.status, "responseHeaders": headers,
-            "responsePhrase": entry.status_text or "OK",
-            "body": base64.b64encode(self.snapshot.body(entry.body)).decode()})
+        await _fulfill(cdp, request_id, entry.status, entry.status_text, entry.headers,
+                       self.snapshot.body(entry.body))
 
     async def _refuse(self, cdp: CDPSession, request_id: dict[str, str], request: Request,
                       resource_type: str) -> None:
@@ -85,12 +87,9 @@ class Replayer:
         self.record.unmatched += 1
         self.record.unmatched_shown = [u for u in self.unmatched[:_SHOWN]]
         body = f"not in the site snapshot: {request.method} {request.url} ({why})"
-        await _quietly(cdp, "Fetch.fulfillRequest", {
-            **request_id, "responseCode": UNMATCHED_STATUS,
-            "responsePhrase": "Not In Snapshot",
-            "responseHeaders": [{"name": "content-type", "value": "text/plain; charset=utf-8"},
-                                {"name": "x-webfovea-snapshot", "value": "unmatched"}],
-            "body": base64.b64encode(body.encode()).decode()})
+        await _fulfill(cdp, request_id, UNMATCHED_STATUS, "Not In Snapshot",
+                       [("content-type", "text/plain; charset=utf-8"),
+                        ("x-webfovea-snapshot", "unmatched")], body.encode())
 
     async def _ours(self, cdp: CDPSession, frame_id: str) -> bool:
         """Whether a request's frame belongs to the task's context.
@@ -118,6 +117,14 @@ def _request(data: dict[str, Any]) -> Request:
     ctype = next((v for k, v in (data.get("headers") or {}).items()
                   if k.lower() == "content-type"), "")
     return Request(method=data["method"], url=data["url"], body=body, content_type=ctype)
+
+
+async def _fulfill(cdp: CDPSession, request_id: dict[str, str], status: int, phrase: str,
+                   headers: list[tuple[str, str]], body: bytes) -> None:
+    await _quietly(cdp, "Fetch.fulfillRequest", {
+        **request_id, "responseCode": status, "responsePhrase": phrase or "OK",
+        "responseHeaders": [{"name": k, "value": v} for k, v in headers],
+        "body": base64.b64encode(body).decode()})
 
 
 async def _quietly(cdp: CDPSession, method: str, params: dict[str, Any]) -> None:

@@ -23,6 +23,7 @@ from ..errors import ConfigError
 from .manifest import Limit, Manifest, Snapshot
 from .record import Recorder
 from .records import UNMATCHED_FILE, SiteOptions, SiteRecord
+from .relay import Relay
 from .replay import Replayer
 from .rules import load_rules
 
@@ -30,7 +31,8 @@ BINDING = "__webfoveaSnapshotLimit"
 
 
 class SiteSession:
-    def __init__(self, options: SiteOptions, task_id: str, entry_url: str, out: Path) -> None:
+    def __init__(self, options: SiteOptions, task_id: str, entry_url: str, out: Path, *,
+                 host_rules: tuple[str, ...] = ()) -> None:
         self.options, self.out = options, out
         self.record = SiteRecord(mode=options.mode)
         self._recorder: Recorder | None = None
@@ -49,7 +51,8 @@ class SiteSession:
             self.record.recorded_at = started
         else:
             manifest = self.snapshot.read()  # a missing or broken snapshot fails here, clearly
-            self._replayer = Replayer(self.snapshot, manifest, rules, self.record)
+            self._replayer = Replayer(self.snapshot, manifest, rules, self.record,
+                                      Relay(host_rules))
             self.record.recorded_at = manifest.started_at
             self.record.responses = len(manifest.entries)
             self.record.snapshot_id = self.snapshot.identity()
@@ -84,8 +87,9 @@ class SiteSession:
         if self._recorder is not None:
             await self._recorder.close()
             self.record.responses = len(self.manifest.entries)
-            self.record.record_seconds = round(self._recorder.seconds, 4)
             self.record.snapshot_id = self.snapshot.identity()
+        if self._replayer is not None:
+            await self._replayer.relay.aclose()
         if self._replayer is not None and self._replayer.unmatched:
             lines = "".join(u.model_copy(update={"run": str(self.out)}).model_dump_json() + "\n"
                             for u in self._replayer.unmatched)
