@@ -24,6 +24,7 @@ from .models.sent import sent_summary
 from .parse import parse_reply
 from .prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
 from .stages import Stages, stage
+from .snapshot.session import SiteSession
 from .task import Task
 from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
 
@@ -37,9 +38,13 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     writer.write_result(result)
     guard = Guard(config)
     tabs: Tabs | None = None
+    site: SiteSession | None = None
     try:
+        site = SiteSession(config.site, task.id, task.url, out,
+                           host_rules=session.config.host_rules)
+        result.site = site.record
         tabs = await session.new_tabs()
-        await guard.install(tabs, task.url)
+        await guard.install(tabs, task.url, downstream=await site.attach(tabs))
         await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
         await _Run(task, model, tabs, guard, writer, result).loop()
     except WebfoveaError as e:
@@ -54,6 +59,8 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     except Exception as e:  # a bug in webfovea: the run still ends with a named status
         result.status, result.error = "harness_error", f"{type(e).__name__}: {e}"
     finally:
+        if site is not None and tabs is not None:
+            await site.close()  # before the context closes: recorded bodies are read from it
         # Written before the tab closes: a second Ctrl-C may cut the close short.
         result.elapsed = time.monotonic() - guard.started
         writer.write_result(result)

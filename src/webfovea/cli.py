@@ -21,6 +21,8 @@ from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserCo
 from .errors import ConfigError, ModelError, WebfoveaError, exit_code
 from .interrupts import Interrupted
 from .models.loader import load_model
+from .snapshot import cli as snapshot_cli
+from .snapshot.session import check_snapshot
 from .suite import cli as suite_cli
 from .task import Task
 from .testing.local_server import LocalServer
@@ -46,6 +48,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
                    help="per-task budget of an action class: reload, hotkey, go_back, "
                         "pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
     p.add_argument("--allow-downloads", action="store_true", help="let pages download files")
+    snapshot_cli.add_site_options(p)
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -69,6 +72,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(suite_cli.register(sub))
     commands.update(viewer_cli.register(sub))
     commands.update(cost_cli.register(sub))
+    commands.update(snapshot_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")
@@ -82,7 +86,8 @@ def agent_config(ns: argparse.Namespace) -> AgentConfig:
     cap = None if ns.image_cap.lower() == "none" else Size.parse(ns.image_cap, flag="--image-cap")
     return AgentConfig(max_steps=ns.max_steps, time_limit=ns.time_limit, image_cap=cap,
                        coords=ns.coords, allow_domains=tuple(ns.allow_domain),
-                       action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)})
+                       action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)},
+                       site=snapshot_cli.site_options(ns))
 
 
 def _budgets(items: list[str]) -> dict[str, int]:
@@ -110,6 +115,7 @@ async def _run_one(task: Task, ns: argparse.Namespace, out: Path) -> ResultRecor
         raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
                           "scripted:<file>), or set WEBFOVEA_MODEL")
     config, browser = agent_config(ns), browser_config(ns)  # validate flags before anything runs
+    check_snapshot(config.site)
     model = load_model(ns.model, base_url=ns.base_url)
     try:
         async with BrowserSession(browser) as session:

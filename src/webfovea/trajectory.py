@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from .snapshot.records import SiteRecord
+
 Outcome = Literal["changed", "no_change", "unknown", "refused", "error", "parse_error", "answer"]
 
 
@@ -72,6 +74,7 @@ class ResultRecord(BaseModel):
     model: str = ""
     config: dict[str, Any] = Field(default_factory=dict)
     started_at: float = Field(default_factory=time.time)
+    site: SiteRecord = Field(default_factory=SiteRecord)  # live, recording or replaying
 
 
 class TrajectoryWriter:

@@ -12,6 +12,7 @@ import json
 import shlex
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -178,8 +179,10 @@ def _job(settings: dict[str, Any]) -> Job:
     inputs.base_url(settings.get("judge_base_url"), flag="--judge-base-url")
     rules = tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
                   for entry in settings.get("host_resolver_rules") or [])
+    agent = agent_config(options)
+    agent = replace(agent, site=replace(agent.site, per_task=True))  # DIR/<task id> each
     return Job(model=settings["model"], base_url=settings.get("base_url"),
-               agent=agent_config(options), browser=browser_config(options), host_rules=rules)
+               agent=agent, browser=browser_config(options), host_rules=rules)
 
 
 async def _check_models(job: Job, settings: dict[str, Any]) -> None:
