@@ -45,7 +45,8 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
         result.site = site.record
         tabs = await session.new_tabs()
         await guard.install(tabs, task.url, downstream=await site.attach(tabs))
-        await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
+        await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
+                        settle_cap=config.settle_cap)
         await _Run(task, model, tabs, guard, writer, result).loop()
     except WebfoveaError as e:
         result.status, result.error = e.status, str(e)

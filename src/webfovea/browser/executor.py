@@ -29,7 +29,8 @@ from .history import pages_behind
 from .keys import to_playwright
 from .locate import Hit, hit_test
 from .scripts import js
-from .session import Tabs, settle
+from .session import Tabs
+from .settle import settle
 
 
 @dataclass
@@ -90,8 +91,13 @@ class Executor:
             before = await fingerprint.before(self.tabs, point=point, hit=hit,
                                               baseline=action.spec.budget != "observe")
         effect = await self._handlers[action.name](mapped, hit)
-        with stage("settle"):
-            settled = await settle(self.tabs, cap=self.config.settle_cap) if effect.settles else True
+        settled = True
+        if effect.settles:
+            with stage("settle"):
+                waited = await settle(self.tabs, cap=self.config.settle_cap)
+            settled = waited.quiet
+            if action.spec.budget != "observe":  # an observation's details are its answer
+                effect.details["settle"] = {"ms": round(waited.ms), "held": waited.held}
         # Not fingerprinted again when the action leaves the page alone or a new tab took over.
         after: fingerprint.Fingerprint | None = None
         if effect.settles and self.tabs.page is page_before:
