@@ -9,10 +9,8 @@ action registry: every registered action has a ``_do_<name>`` handler.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -22,8 +20,9 @@ from ..actions import REGISTRY, Action
 from ..config import AgentConfig, Size
 from ..geometry import OutsideImage, model_space, to_page
 from ..stages import stage
-from . import fingerprint, observe
+from . import fingerprint, native_inputs, observe
 from .capture import Screen
+from .effect import Effect as Effect  # re-exported: feedback types its argument by it
 from .frame_fallback import after_click
 from .history import pages_behind
 from .keys import to_playwright
@@ -31,18 +30,6 @@ from .locate import Hit, hit_test
 from .scripts import js
 from .session import Tabs
 from .settle import settle
-
-
-@dataclass
-class Effect:
-    """What the handler itself knows about its action (before the fingerprint comparison)."""
-
-    facts: list[str] = field(default_factory=list)  # phrases for the note
-    failed: str | None = None  # the action could not be performed: why
-    settles: bool = True  # False for actions that never change the page (finished)
-    compare_text: bool = False  # whole effect may be text (hover, SVG/canvas targets)
-    details: dict[str, Any] = field(default_factory=dict)
-    checked: bool = False  # the handler verified its own effect (fill read-back, select)
 
 
 @dataclass(frozen=True)
@@ -150,23 +137,9 @@ class Executor:
         return Effect(details={"direction": direction})
 
     async def _do_select(self, m: Mapped, hit: Hit | None) -> Effect:
-        wanted = m.action.text("option")
-        select_info = hit.info.get("select") if hit and hit.info else None
-        if hit is None or hit.element is None or not select_info:
-            found = hit.describe() if hit else "nothing"
-            return Effect(failed=f"there is no dropdown (<select>) at that point, only {found}")
-        options: list[str] = select_info["options"]
-        index, how = match_option(options, wanted)
-        if index is None:
-            return Effect(failed=f"no option matches '{wanted}'; the options are: "
-                                 + "; ".join(f"'{o}'" for o in options[:40]),
-                          details={"options": options})
-        target = (await hit.element.evaluate_handle(js("select_target"))).as_element()
-        if target is None:
-            return Effect(failed="the dropdown disappeared before it could be set")
-        await target.select_option(index=index)
-        return Effect(facts=[f"selected '{options[index]}' ({how} match)"], checked=True,
-                      details={"selected": options[index], "match": how})
+        if hit is None:
+            return Effect(failed="there is no dropdown (<select>) at that point, only nothing")
+        return await native_inputs.select(hit, m.action.text("option"), m.action.text("mode"))
 
     # --- keyboard ------------------------------------------------------------------------
 
@@ -190,6 +163,9 @@ class Executor:
             found = hit.describe() if hit else "nothing"
             return Effect(failed=f"there is no text field at that point, only {found}")
         content = m.action.text("content")
+        native = await native_inputs.native_input(hit)
+        if native is not None:  # a segmented date/time widget: typing depends on the segment
+            return await native_inputs.fill_native(hit, native, content.rstrip("\n"))
         text, enter = (content[:-1], True) if content.endswith("\n") else (content, False)
         page = self.tabs.page
         await page.mouse.click(*m.points[0])
@@ -252,29 +228,6 @@ def _readback_fact(typed: str, value: dict[str, Any] | None) -> str:
         return f"the field now holds '{held}'"
     limit = f" (maxlength {value['maxLength']})" if value.get("maxLength") is not None else ""
     return f"typed '{typed}' but the field now holds '{held}'{limit}"
-
-
-def _normalise(text: str) -> str:
-    """Case, accents, punctuation and spacing folded away: 'COTE D'IVOIRE' ~ 'Côte d'Ivoire'."""
-    decomposed = unicodedata.normalize("NFKD", text).casefold()
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^\w\s]", " ", bare).split())
-
-
-def match_option(options: list[str], wanted: str) -> tuple[int | None, str]:
-    """Exact, then normalised, then substring match; (index, which rule) or (None, '')."""
-    for i, o in enumerate(options):
-        if o == wanted:
-            return i, "exact"
-    norm = _normalise(wanted)
-    for i, o in enumerate(options):
-        if _normalise(o) == norm:
-            return i, "normalised"
-    if norm:
-        hits = [i for i, o in enumerate(options) if norm in _normalise(o)]
-        if hits:
-            return hits[0], "substring"
-    return None, ""
 
 
 async def safe_execute(executor: Executor, action: Action, screen: Screen) -> feedback.Note:
