@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.async_api import Error as PlaywrightError
 
-from . import feedback
+from . import events, feedback
 from .browser import fingerprint
 from .browser.capture import Screen, capture, visible_text
 from .browser.executor import Executor, safe_execute
@@ -34,6 +34,7 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     writer.write_result(result)
     guard = Guard(config)
     tabs: Tabs | None = None
+    events.emit(events.StepEvent("task_started", result.task_id))
     try:
         tabs = await session.new_tabs()
         await guard.install(tabs, task.url)
@@ -50,6 +51,8 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
             await tabs.close()
         result.elapsed = time.monotonic() - guard.started
         writer.write_result(result)
+        events.emit(events.StepEvent("task_done", result.task_id, result.steps,
+                                     usage=result.usage, result=result))
     return result
 
 
@@ -76,6 +79,7 @@ class _Run:
         step = 0
         while (stop := self.guard.stop_reason(step)) is None:
             step += 1
+            events.emit(events.StepEvent("step_started", self.result.task_id, step))
             try:
                 # Everything in a step, page actions included, is bounded by the time left.
                 record = await asyncio.wait_for(self.step(step), self.guard.remaining())
@@ -84,6 +88,8 @@ class _Run:
             self.writer.append_step(record)
             self.result.steps, self.result.usage = step, UsageRecord(**asdict(self.usage))
             self.writer.write_result(self.result)
+            events.emit(events.StepEvent("step_done", self.result.task_id, step, record,
+                                         self.result.usage))
             if self.result.status != "running":
                 return
         self.result.status = stop

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import demo
+from . import demo, live
 from .actions import REGISTRY
 from .agent import run_task
 from .bench import cli as bench_cli
@@ -59,6 +59,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     run.add_argument("--task", required=True)
     run.add_argument("--out", type=Path, default=None, help="run directory (default runs/<time>)")
     add_run_options(run)
+    live.add_options(run)
     cal = sub.add_parser("calibrate", help="measure the coordinate space a model answers in")
     cal.add_argument("--model", required=True)
     cal.add_argument("--base-url")
@@ -129,7 +130,8 @@ def _report(result: ResultRecord, out: Path) -> None:
 def cmd_run(ns: argparse.Namespace) -> int:
     out = ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S")
     task = Task(instruction=ns.task, url=ns.url)
-    result = asyncio.run(_run_one(task, ns, out))
+    with live.step_view(live.view_for(ns)):
+        result = asyncio.run(_run_one(task, ns, out))
     _report(result, out)
     return exit_code(result.status)
 
