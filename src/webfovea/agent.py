@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from . import feedback
+from . import events, feedback
 from .browser import fingerprint
 from .browser.capture import Screen, capture, visible_text
 from .browser.executor import Executor, safe_execute
@@ -39,6 +39,7 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     guard = Guard(config)
     tabs: Tabs | None = None
     site: SiteSession | None = None
+    events.emit(events.StepEvent("task_started", result.task_id))
     try:
         site = SiteSession(config.site, task.id, task.url, out,
                            host_rules=session.config.host_rules)
@@ -65,6 +66,8 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
         # Written before the tab closes: a second Ctrl-C may cut the close short.
         result.elapsed = time.monotonic() - guard.started
         writer.write_result(result)
+        events.emit(events.StepEvent("task_done", result.task_id, result.steps,
+                                     usage=result.usage, result=result))
         if tabs is not None:
             await tabs.close()
     return result
@@ -93,6 +96,7 @@ class _Run:
         step = 0
         while (stop := self.guard.stop_reason(step)) is None:
             step += 1
+            events.emit(events.StepEvent("step_started", self.result.task_id, step))
             try:
                 # Everything in a step, page actions included, is bounded by the time left.
                 record = await asyncio.wait_for(self.step(step), self.guard.remaining())
@@ -101,6 +105,8 @@ class _Run:
             self.writer.append_step(record)
             self.result.steps, self.result.usage = step, self.usage_record(self.usage)
             self.writer.write_result(self.result)
+            events.emit(events.StepEvent("step_done", self.result.task_id, step, record,
+                                         self.result.usage))
             if self.result.status != "running":
                 return
         self.result.status = stop

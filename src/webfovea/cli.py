@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import cost_cli, demo, inputs, interrupts
+from . import cost_cli, demo, inputs, interrupts, live
 from .actions import REGISTRY
 from .agent import run_task
 from .bench import cli as bench_cli
@@ -64,6 +64,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     run.add_argument("--task", required=True)
     run.add_argument("--out", type=Path, default=None, help="run directory (default runs/<time>)")
     add_run_options(run)
+    live.add_options(run)
     cal = sub.add_parser("calibrate", help="measure the coordinate space a model answers in")
     cal.add_argument("--model", required=True)
     cal.add_argument("--base-url")
@@ -139,10 +140,11 @@ def cmd_run(ns: argparse.Namespace) -> int:
     inputs.check_run(ns)
     out = ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S")
     task = Task(instruction=ns.task, url=ns.url)
-    try:
-        result = interrupts.run(_run_one(task, ns, out))
-    except Interrupted as e:
-        raise Interrupted(e.signum, f"the partial run is in {out}") from None
+    with live.step_view(live.view_for(ns)):
+        try:
+            result = interrupts.run(_run_one(task, ns, out))
+        except Interrupted as e:
+            raise Interrupted(e.signum, f"the partial run is in {out}") from None
     _report(result, out)
     return exit_code(result.status)
 
