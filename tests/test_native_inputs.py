@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from conftest import Opener
 from webfovea.actions import Action, Point
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
@@ -14,8 +15,6 @@ from webfovea.feedback import Note
 from webfovea.native_values import NotAValue, to_input_value
 from webfovea.parse import parse_reply
 from webfovea.testing.local_server import LocalServer
-
-from conftest import Opener
 
 
 @pytest_asyncio.fixture(loop_scope="session")

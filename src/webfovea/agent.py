@@ -23,8 +23,8 @@ from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
 from .models.sent import sent_summary
 from .parse import parse_reply
 from .prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
-from .stages import Stages, stage
 from .snapshot.session import SiteSession
+from .stages import Stages, stage
 from .task import Task
 from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
 
