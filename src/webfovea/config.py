@@ -9,6 +9,7 @@ from typing import Literal
 from .domains import normalise_domain
 from .errors import ConfigError
 from .models.prices import Price
+from .snapshot.records import SiteOptions
 
 CoordSpace = Literal["image", "norm1000", "smart_resize"]
 COORD_SPACES: tuple[CoordSpace, ...] = ("image", "norm1000", "smart_resize")
@@ -73,6 +74,7 @@ class AgentConfig:
     settle_cap: float = 5.0
     max_tokens: int = 1024
     price: Price | None = None  # USD per million tokens; None: cost "unknown"
+    site: SiteOptions = field(default_factory=SiteOptions)  # live, or recording/replaying a site snapshot
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:

@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from .snapshot.records import SiteRecord
+
 Outcome = Literal["changed", "no_change", "unknown", "refused", "error", "parse_error", "answer"]
 
 
@@ -55,6 +57,7 @@ class StepRecord(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
     model_seconds: float = 0.0
     harness_seconds: float = 0.0
+    stage_seconds: dict[str, float] = Field(default_factory=dict)  # harness time by stage
     usage: UsageRecord = Field(default_factory=UsageRecord)
     # What the request held (webfovea.models.sent): layout, text lengths, image sizes.
     request: dict[str, Any] = Field(default_factory=dict)
@@ -76,6 +79,7 @@ class ResultRecord(BaseModel):
     model: str = ""
     config: dict[str, Any] = Field(default_factory=dict)
     started_at: float = Field(default_factory=time.time)
+    site: SiteRecord = Field(default_factory=SiteRecord)  # live, recording or replaying
 
 
 class TrajectoryWriter:
