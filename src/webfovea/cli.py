@@ -121,8 +121,8 @@ async def _run_one(task: Task, ns: argparse.Namespace, out: Path) -> ResultRecor
     config, browser = agent_config(ns), browser_config(ns)  # validate flags before anything runs
     check_snapshot(config.site)
     model = load_model(ns.model, base_url=ns.base_url)
-    model_options.preflight_or_skip(ns)
     try:
+        model_options.preflight_or_skip(ns)  # before any browser starts
         async with BrowserSession(browser) as session:
             return await run_task(task, model=model, session=session, config=config, out=out)
     finally:
