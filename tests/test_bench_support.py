@@ -49,7 +49,8 @@ class TaskPolicy:
         text = request.turns[0].text
         match = re.search(r"^Task: (.*)$", text, re.MULTILINE)
         instruction = match.group(1) if match else ""
-        step = len(re.findall(r"^Step \d+:", text, re.MULTILINE))
+        # Earlier steps are the model's own turns in the request (structure, not wording).
+        step = sum(turn.role == "assistant" for turn in request.turns)
         with self._lock:
             self.seen[instruction] += 1
         if self.on_request is not None:

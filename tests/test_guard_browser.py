@@ -205,7 +205,7 @@ async def test_first_step_answer_is_challenged_once(
     result, steps, fp = await _run(browser, tmp_path, ours.url("still.html"), policy)
     assert [s.guardrail for s in steps] == ["answer_grounding", None]
     assert "visible on the current page" in steps[0].note
-    assert "visible on the current page" in fp.requests[1].turns[0].text  # the model was told
+    assert "visible on the current page" in fp.requests[1].turns[-1].text  # the model was told
     assert result.status == "finished" and result.answer == "42" and result.steps == 2
     assert result.answer_url == ours.url("still.html")
     assert result.evidence is not None

@@ -47,8 +47,8 @@ def hover(point: tuple[float, float]) -> str:
 def note(req: FakeRequest) -> str:
     """The feedback note the harness sent with this request ('' on the first step)."""
     for line in req.turns[-1].text.splitlines():
-        if line.startswith(NOTE):
-            return line[len(NOTE):]
+        if NOTE in line:
+            return line.split(NOTE, 1)[1]
     return ""
 
 
