@@ -98,15 +98,14 @@ def test_run_ends_as_model_error_exit_3_when_the_provider_keeps_sending_html(
     assert result["status"] == "model_error" and "maintenance" in result["error"]
 
 
-@pytest.mark.parametrize("url, said", [
-    ("::::", "must start with http:// or https://"),
-    ("http://127.0.0.1:99999/v1", "not a valid URL"), ("http://:80/v1", "no host name"),
-    ("127.0.0.1:8000/v1", "must start with http:// or https://"),
-    ("ftp://127.0.0.1/v1", "must start with http:// or https://")])
-def test_a_bad_base_url_is_a_usage_error(tmp_path: Path, url: str, said: str) -> None:
+@pytest.mark.parametrize("url", ["::::", "http://127.0.0.1:99999/v1", "http://:80/v1",
+                                 "127.0.0.1:8000/v1", "ftp://127.0.0.1/v1"])
+def test_a_bad_base_url_is_a_usage_error(tmp_path: Path, url: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "webfovea", "run", "--url", "http://127.0.0.1:9/", "--task", "t",
          "--model", "openai:m", "--base-url", url, "--out", str(tmp_path)],
         capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2 and said in proc.stderr, proc.stderr
+    # One line naming the flag and the value (the input checks or the loader say which
+    # part is wrong: scheme, port, host).
+    assert proc.returncode == 2 and "--base-url" in proc.stderr and url in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr and not (tmp_path / "result.json").exists()
