@@ -28,6 +28,7 @@ class Recorder:
     manifest: Manifest
     rules: Rules
     _order: dict[Request, int] = field(default_factory=dict)
+    _stored: set[Request] = field(default_factory=set)
     _pending: set[asyncio.Future[None]] = field(default_factory=set)
 
     def attach(self, context: BrowserContext) -> None:
@@ -38,9 +39,12 @@ class Recorder:
     def _started(self, request: Request) -> None:
         if not self.rules.is_passthrough(request.url):
             self._order[request] = len(self._order)
+        if request.redirected_from is not None:  # its hop never fires requestfinished
+            self._finished(request.redirected_from)
 
     def _finished(self, request: Request) -> None:
-        if request in self._order:
+        if request in self._order and request not in self._stored:
+            self._stored.add(request)
             task = asyncio.ensure_future(self._store(request))
             self._pending.add(task)
             task.add_done_callback(self._pending.discard)
