@@ -27,6 +27,7 @@ from webfovea.config import AgentConfig
 from webfovea.guard import Guard
 from webfovea.models.scripted import ScriptedModel
 from webfovea.snapshot.manifest import Snapshot
+from webfovea.snapshot.match import RANDOM_BODY
 from webfovea.snapshot.records import UNMATCHED_FILE, SiteOptions
 from webfovea.snapshot.rules import Rules
 from webfovea.snapshot.session import SiteSession
@@ -267,3 +268,19 @@ def test_a_bad_snapshot_is_a_usage_error(tmp_path: Path) -> None:
                            "--record-site", str(tmp_path)], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 2 and "not both" in proc.stderr
+
+
+async def test_a_body_randomised_beyond_the_rules_is_unmatched_and_reported(
+        browser: BrowserSession, site: _Site, tmp_path: Path) -> None:
+    snap = tmp_path / "snap"
+    await _run(browser, site.url("salted.html"), tmp_path / "rec",
+               SiteOptions("record", str(snap)))
+    assert "Echo: tram 4" in (tmp_path / "rec" / "evidence.txt").read_text()
+    site.stop()
+    replayed = await _run(browser, site.url("salted.html"), tmp_path / "rep",
+                          SiteOptions("replay", str(snap)))
+    assert replayed.site.unmatched == 1 and replayed.site.matched_exact == 1  # the page itself
+    assert replayed.site.unmatched_shown[0].reason.startswith(RANDOM_BODY)
+    assert "Echo: tram 4" not in (tmp_path / "rep" / "evidence.txt").read_text()
+    limits = _inspect(snap)["cannot_replay"]
+    assert [(lim["kind"], lim["url"]) for lim in limits] == [("random_body", site.url("echo"))]
