@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from webfovea.suite.catalog import tasks
 from webfovea.suite.server import CONTROL, SuiteServer
 
@@ -37,6 +39,7 @@ def _suite() -> SuiteServer:
     return server
 
 
+@pytest.mark.timeout(900)  # six oracle runs; several minutes on a loaded machine
 def test_a_recorded_suite_bench_replays_with_the_same_answers_and_no_site_request(
         tmp_path: Path) -> None:
     task_file = tmp_path / "tasks.jsonl"
