@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from playwright.async_api import CDPSession, Download, Frame, Page
+from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from ..domains import DomainPolicy
@@ -38,6 +39,9 @@ _DOCUMENTS = {"patterns": [{"urlPattern": "*", "resourceType": "Document",
                             "requestStage": "Request"}]}
 _EVERYTHING = {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}
 _SHOWN_URL = 200
+# Chromium's console messages for a top-level navigation it refuses on its own.
+_REFUSED = re.compile(r"Not allowed to (?:navigate top frame to data URL|load local resource): "
+                      r"(\S+)")
 
 
 Downstream = Callable[[CDPSession, dict[str, Any]], Awaitable[None]]
@@ -128,6 +132,7 @@ class DomainLock:
 
     def _watch(self, page: Page) -> None:
         page.on("framenavigated", self._on_navigated)
+        page.on("console", self._on_console)
         page.on("download", lambda download: self._spawn(self._on_download(download)))
         # A new tab is reported once its first document has committed, before these
         # listeners existed: check what it holds now.
@@ -150,6 +155,14 @@ class DomainLock:
         else:
             back = self._last_allowed.get(page, self.policy.entry_url)
             await _quietly(page.goto(back, wait_until="commit"))
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        """Chromium itself refuses a page's navigation to data:, file: or view-source:
+        before any request exists; it says so only on the console."""
+        refused = _REFUSED.match(message.text) if message.type == "error" else None
+        if refused:
+            url = refused.group(1)
+            self._report("navigation", url, self.policy.verdict(url) or "the browser refused it")
 
     # --- shared ----------------------------------------------------------------------------
 
