@@ -49,7 +49,7 @@ def _left_behind(kind: str, out: Path) -> str:
 
 
 def one_round(rng: random.Random, server: LocalServer, fp: FakeProvider, work: Path,
-              number: int) -> tuple[str, int, str, bool]:
+              number: int) -> tuple[str, int, str, str]:
     kind = rng.choice(("run", "bench"))
     sig = rng.choice((signal.SIGINT, signal.SIGTERM))
     twice = rng.random() < 0.2
@@ -80,7 +80,7 @@ def one_round(rng: random.Random, server: LocalServer, fp: FakeProvider, work: P
         if proc.poll() is None:
             proc.send_signal(sig)
     _, stderr = proc.communicate(timeout=120)
-    noisy = any(word in stderr for word in NOISE)
+    noisy = next((line for line in stderr.splitlines() if any(w in line for w in NOISE)), "")
     name = signal.Signals(sig).name + (" x2" if twice else "")
     return f"{kind} {name} @{moment}", proc.returncode, _left_behind(kind, out), noisy
 
@@ -111,9 +111,9 @@ def main() -> None:
             FakeProvider(lambda request: WAIT, delay_seconds=0.3) as fp:
         for number in range(ns.rounds):
             what, code, left, loud = one_round(rng, server, fp, Path(tmp), number)
-            noisy += loud
+            noisy += bool(loud)
             tally[(what, code, left)] += 1
-            print(f"{number:3d}  {what:32s} exit {code:3d}  {left}" + ("  NOISY" if loud else ""),
+            print(f"{number:3d}  {what:32s} exit {code:3d}  {left}" + (f"  NOISY: {loud}" if loud else ""),
                   flush=True)
     print(f"\n{ns.rounds} rounds; stderr with a traceback or asyncio complaint: {noisy}")
     for (what, code, left), count in sorted(tally.items()):
