@@ -22,6 +22,7 @@ from .. import inputs, interrupts
 from ..errors import ConfigError
 from ..interrupts import Interrupted
 from ..models.loader import load_model
+from ..snapshot.compare import snapshot_note
 from .compare import compare, print_comparison
 from .execute import Job
 from .html_report import write_html
@@ -271,10 +272,13 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     finally:
         for store in stores:
             store.close()
+    note = snapshot_note(ns.run_a, ns.run_b)
     if ns.format == "json":
-        print(json.dumps(result.to_json(), indent=2))
+        print(json.dumps({**result.to_json(), "snapshots": note}, indent=2))
     else:
         print_comparison(result, _stdout())
+        if note:
+            print(note)
     return 0
 
 
