@@ -44,13 +44,17 @@ class BrowserSession:
         await self.close()
 
     async def start(self) -> None:
-        self._pw = await async_playwright().start()
+        self._pw = await _start_playwright()
         try:
             self._browser = await self._launch(self._pw)
         except PlaywrightError as e:
             await self._pw.stop()
             self._pw = None
             raise BrowserError(f"could not start Chromium: {e.message.splitlines()[0]}") from e
+        except asyncio.CancelledError:  # stopped while Chromium starts: end the driver too
+            await self._pw.stop()
+            self._pw = None
+            raise
 
     async def _launch(self, pw: Playwright) -> Browser:
         cfg = self.config
@@ -102,6 +106,18 @@ class BrowserSession:
         except PlaywrightError as e:
             raise BrowserError(f"could not open a browser context: {e.message}") from e
         return Tabs(context, page)
+
+
+async def _start_playwright() -> Playwright:
+    """Playwright's driver process; a stop (Ctrl-C) while it starts still ends it, rather
+    than leaving it to outlive the event loop."""
+    starting = asyncio.ensure_future(async_playwright().start())
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await (await starting).stop()
+        raise
 
 
 @dataclass
