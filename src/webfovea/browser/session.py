@@ -7,6 +7,7 @@ and reported) and in-flight requests (for settling).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from dataclasses import dataclass, field
