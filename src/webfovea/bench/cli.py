@@ -147,8 +147,10 @@ def _job(settings: dict[str, Any]) -> Job:
     options = argparse.Namespace(**settings)
     rules = tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
                   for entry in settings.get("host_resolver_rules") or [])
+    cdp_urls = tuple(u.strip() for u in (settings.get("cdp_url") or "").split(",") if u.strip())
     return Job(model=settings["model"], base_url=settings.get("base_url"),
-               agent=agent_config(options), browser=browser_config(options), host_rules=rules)
+               agent=agent_config(options), browser=browser_config(options), host_rules=rules,
+               cdp_urls=cdp_urls)
 
 
 async def _check_models(job: Job, settings: dict[str, Any]) -> None:
