@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import demo
+from . import cost_cli, demo, inputs, interrupts, live
 from .actions import REGISTRY
 from .agent import run_task
 from .bench import cli as bench_cli
@@ -18,7 +19,10 @@ from .browser.session import BrowserSession
 from .calibrate import Calibration, calibrate
 from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
 from .errors import ConfigError, ModelError, WebfoveaError, exit_code
+from .interrupts import Interrupted
 from .models.loader import load_model
+from .snapshot import cli as snapshot_cli
+from .snapshot.session import check_snapshot
 from .suite import cli as suite_cli
 from .task import Task
 from .testing.local_server import LocalServer
@@ -45,6 +49,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
                    help="per-task budget of an action class: reload, hotkey, go_back, "
                         "pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
     p.add_argument("--allow-downloads", action="store_true", help="let pages download files")
+    snapshot_cli.add_site_options(p)
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -60,6 +65,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     run.add_argument("--task", required=True)
     run.add_argument("--out", type=Path, default=None, help="run directory (default runs/<time>)")
     add_run_options(run)
+    live.add_options(run)
     cal = sub.add_parser("calibrate", help="measure the coordinate space a model answers in")
     cal.add_argument("--model", required=True)
     cal.add_argument("--base-url")
@@ -67,6 +73,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(bench_cli.register(sub))
     commands.update(suite_cli.register(sub))
     commands.update(viewer_cli.register(sub))
+    commands.update(cost_cli.register(sub))
+    commands.update(snapshot_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")
@@ -80,7 +88,8 @@ def agent_config(ns: argparse.Namespace) -> AgentConfig:
     cap = None if ns.image_cap.lower() == "none" else Size.parse(ns.image_cap, flag="--image-cap")
     return AgentConfig(max_steps=ns.max_steps, time_limit=ns.time_limit, image_cap=cap,
                        coords=ns.coords, allow_domains=tuple(ns.allow_domain),
-                       action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)})
+                       action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)},
+                       site=snapshot_cli.site_options(ns))
 
 
 def _budgets(items: list[str]) -> dict[str, int]:
@@ -108,6 +117,7 @@ async def _run_one(task: Task, ns: argparse.Namespace, out: Path) -> ResultRecor
         raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
                           "scripted:<file>), or set WEBFOVEA_MODEL")
     config, browser = agent_config(ns), browser_config(ns)  # validate flags before anything runs
+    check_snapshot(config.site)
     model = load_model(ns.model, base_url=ns.base_url)
     try:
         async with BrowserSession(browser) as session:
@@ -128,9 +138,14 @@ def _report(result: ResultRecord, out: Path) -> None:
 
 
 def cmd_run(ns: argparse.Namespace) -> int:
+    inputs.check_run(ns)
     out = ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S")
     task = Task(instruction=ns.task, url=ns.url)
-    result = asyncio.run(_run_one(task, ns, out))
+    with live.step_view(live.view_for(ns)):
+        try:
+            result = interrupts.run(_run_one(task, ns, out))
+        except Interrupted as e:
+            raise Interrupted(e.signum, f"the partial run is in {out}") from None
     _report(result, out)
     return exit_code(result.status)
 
@@ -179,10 +194,22 @@ def cmd_calibrate(ns: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    interrupts.install_sigterm()
     parser, commands = build_parser()
-    ns = parser.parse_args(argv)
     try:
+        ns = parser.parse_args(argv)
         code = commands[ns.command](ns)
+    except SystemExit as e:  # argparse's --help and usage errors print too
+        sys.exit(interrupts.flush_stdout() or e.code)
+    except Interrupted as e:
+        print(f"webfovea: {e}", file=sys.stderr)
+        code = e.code
+    except KeyboardInterrupt as e:  # a stop outside the event loop (no run directory open yet)
+        signum = signal.SIGTERM if isinstance(e, interrupts.Terminated) else signal.SIGINT
+        print(f"webfovea: {Interrupted(signum)}", file=sys.stderr)
+        code = 128 + signum
+    except BrokenPipeError:  # stdout closed early, e.g. `webfovea score RUN | head`
+        code = interrupts.closed_stdout()
     except ConfigError as e:
         print(f"webfovea: {e}", file=sys.stderr)
         code = 2
@@ -192,4 +219,4 @@ def main(argv: Sequence[str] | None = None) -> None:
     except WebfoveaError as e:  # a browser that cannot start, a site that cannot be served
         print(f"webfovea: {e}", file=sys.stderr)
         code = exit_code(e.status)
-    sys.exit(code)
+    sys.exit(interrupts.flush_stdout() or code)

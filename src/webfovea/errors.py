@@ -18,6 +18,7 @@ TaskStatus = Literal[
     "unreachable",
     "gave_up",
     "harness_error",  # an unexpected exception inside webfovea: a bug to report
+    "interrupted",  # the user stopped the run (Ctrl-C, SIGTERM)
 ]
 
 
@@ -80,6 +81,7 @@ EXIT_CODES: dict[TaskStatus | str, int] = {
     "browser_error": 4,
     "unreachable": 4,
     "harness_error": 4,
+    "interrupted": 130,  # 128 + SIGINT, as shells report a Ctrl-C
 }
 
 

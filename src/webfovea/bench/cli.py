@@ -7,25 +7,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import shlex
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from .. import inputs, interrupts
 from ..errors import ConfigError
+from ..interrupts import Interrupted
 from ..models.loader import load_model
 from .compare import compare, print_comparison
 from .execute import Job
 from .html_report import write_html
 from .judge import Judge
+from .lock import LOCK_NAME, RunLock
 from .report import Prices, build_report, print_table, to_csv
+from .resume import check_same_tasks
 from .runner import FREE_SETTINGS, Launch, plan, rescore, resolve_settings, run
 from .store import DB_NAME, Store
-from .tasks import Split, TaskFile, read_tasks
+from .tasks import Split, TaskFile, pick, read_tasks
 
 Handler = Callable[[argparse.Namespace], int]
 # Bench options recorded with the run (besides the run options of ``webfovea run``).
@@ -63,6 +69,8 @@ def _bench_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--executor", choices=("local", "ray"), default="local")
     p.add_argument("--ray-address", help="an existing Ray cluster (default: start a local Ray)")
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
+    p.add_argument("--force", action="store_true",
+                   help="with --resume: accept a task file that differs from the run's")
     p.add_argument("--split", help="named parts by a stable hash of the id, e.g. dev:70,holdout:30")
     p.add_argument("--part", help="the part of --split to run")
     p.add_argument("--judge", help="model spec of a judge for semantic equivalence "
@@ -107,10 +115,24 @@ def _recorded_dests() -> list[str]:
 def cmd_bench(ns: argparse.Namespace) -> int:
     if ns.workers < 1:
         raise ConfigError(f"--workers must be at least 1, got {ns.workers}")
-    given = {k: getattr(ns, k) for k in _recorded_dests() if hasattr(ns, k)}
-    store = Store.open_existing(ns.out) if ns.resume else None
-    if store is None:
+    inputs.out_dir(ns.out)
+    if not ns.resume:
         _check_fresh(ns.out)
+    elif not (ns.out / DB_NAME).is_file():
+        raise ConfigError(f"{ns.out} holds no bench run (no {DB_NAME}): nothing to --resume")
+    with RunLock(ns.out) if ns.resume else contextlib.nullcontext() as lock:
+        store = Store.open_existing(ns.out) if ns.resume else None
+        try:
+            return _prepare_and_run(ns, store, lock)
+        finally:
+            if store is not None:
+                store.close()
+
+
+def _prepare_and_run(ns: argparse.Namespace, store: Store | None, lock: RunLock | None) -> int:
+    """Every check before the store of a new run is created, so a refused command leaves
+    nothing behind that would block its corrected retry."""
+    given = {k: getattr(ns, k) for k in _recorded_dests() if hasattr(ns, k)}
     recorded = store.get_meta("settings") if store else None
     settings = resolve_settings(recorded, given=given, defaults=_run_option_defaults())
     job = _job(settings)
@@ -118,23 +140,31 @@ def cmd_bench(ns: argparse.Namespace) -> int:
     task_file = read_tasks(ns.tasks)
     for problem in task_file.problems:
         print(f"webfovea: {ns.tasks} {problem}", file=sys.stderr)
+    if not pick(task_file.tasks, split=split, part=settings.get("part")):
+        raise ConfigError(f"no task to run in {ns.tasks}")
+    if store is not None:
+        check_same_tasks(store, task_file, force=ns.force)
     asyncio.run(_check_models(job, settings))
     if store is None:
         ns.out.mkdir(parents=True, exist_ok=True)
-        store = Store(ns.out / DB_NAME)
-        store.set_meta("judge", settings.get("judge"))
+        with RunLock(ns.out):
+            store = Store(ns.out / DB_NAME)
+            try:
+                store.set_meta("judge", settings.get("judge"))
+                store.set_meta("settings", settings)
+                return _bench(ns, store, settings, job, task_file, split)
+            finally:
+                store.close()
     store.set_meta("settings", settings)
-    try:
-        return _bench(ns, store, settings, job, task_file, split)
-    finally:
-        store.close()
+    return _bench(ns, store, settings, job, task_file, split)
 
 
 def _check_fresh(out: Path) -> None:
     if (out / DB_NAME).is_file():
         raise ConfigError(f"{out} already holds a bench run: add --resume to continue it, or "
                           "choose another --out")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+    # A lock file alone is what a refused first attempt may leave: not a run.
+    if out.exists() and (not out.is_dir() or any(p.name != LOCK_NAME for p in out.iterdir())):
         raise ConfigError(f"--out {out} exists and is not an empty directory")
 
 
@@ -145,11 +175,15 @@ def _job(settings: dict[str, Any]) -> Job:
         raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
                           "scripted:<file>), or set WEBFOVEA_MODEL")
     options = argparse.Namespace(**settings)
+    inputs.check_run_options(options)
+    inputs.base_url(settings.get("judge_base_url"), flag="--judge-base-url")
     rules = tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
                   for entry in settings.get("host_resolver_rules") or [])
     cdp_urls = tuple(u.strip() for u in (settings.get("cdp_url") or "").split(",") if u.strip())
+    agent = agent_config(options)
+    agent = replace(agent, site=replace(agent.site, per_task=True))  # DIR/<task id> each
     return Job(model=settings["model"], base_url=settings.get("base_url"),
-               agent=agent_config(options), browser=browser_config(options), host_rules=rules,
+               agent=agent, browser=browser_config(options), host_rules=rules,
                cdp_urls=cdp_urls)
 
 
@@ -177,13 +211,12 @@ def _bench(ns: argparse.Namespace, store: Store, settings: dict[str, Any], job: 
         err.print(f"resuming: {len(selected) - len(todo)} of {len(selected)} tasks already done",
                   highlight=False)
     try:
-        asyncio.run(run(store, ns.out, todo, total=len(selected), job=job, launch=launch,
-                        judge_spec=settings.get("judge"),
-                        judge_base_url=settings.get("judge_base_url"), console=err))
-    except KeyboardInterrupt:
-        err.print(f"interrupted: continue with --resume (webfovea bench {ns.tasks} --out "
-                  f"{ns.out} --resume)", highlight=False)
-        return 130
+        interrupts.run(run(store, ns.out, todo, total=len(selected), job=job, launch=launch,
+                           judge_spec=settings.get("judge"),
+                           judge_base_url=settings.get("judge_base_url"), console=err))
+    except Interrupted as e:
+        raise Interrupted(e.signum, f"continue with --resume (webfovea bench {ns.tasks} --out "
+                                    f"{ns.out} --resume)") from None
     report = build_report(store, str(ns.out))
     write_html(report, ns.out, {r.task_id: r.dir for r in store.rows()})
     print_table(report, _stdout())

@@ -74,8 +74,15 @@ def mcnemar_exact(fixed: int, broken: int) -> float:
     if n == 0:
         return 1.0
     k = min(fixed, broken)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / float(2**n)
-    return min(1.0, 2 * tail)
+    # In log space: 2**n overflows a float from n = 1,024 discordant pairs.
+    terms = [_log_comb(n, i) - n * math.log(2) for i in range(k + 1)]
+    top = max(terms)
+    log_tail = top + math.log(sum(math.exp(t - top) for t in terms))
+    return min(1.0, 2 * math.exp(log_tail))
+
+
+def _log_comb(n: int, k: int) -> float:
+    return math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
 
 
 def compare(rows_a: list[TaskRow], rows_b: list[TaskRow], *, run_a: str,

@@ -69,8 +69,11 @@ def hard_limit(time_limit: float) -> float:
 
 async def execute(task: Task, job: Job, session: BrowserSession, out: Path) -> ResultRecord:
     """Run ``task`` into the fresh directory ``out``; always returns a record with a status."""
+    ended = ended_record(out)
+    if ended is not None:  # it ended, but the store never heard (killed in between): keep it
+        return ended
     if out.exists():
-        shutil.rmtree(out)  # a rerun (resume) starts the task's directory afresh
+        shutil.rmtree(out)  # a rerun (resume) starts an unfinished task's directory afresh
     out.mkdir(parents=True)
     try:
         model = load_model(job.model, base_url=job.model_base_url(session.config))
@@ -88,7 +91,14 @@ async def _bounded(task: Task, job: Job, session: BrowserSession,
                    coroutine: Coroutine[Any, Any, ResultRecord], out: Path) -> ResultRecord:
     limit = hard_limit(job.agent.time_limit)
     run = asyncio.ensure_future(coroutine)
-    done, _ = await asyncio.wait({run}, timeout=limit)
+    try:
+        done, _ = await asyncio.wait({run}, timeout=limit)
+    except asyncio.CancelledError:  # the user's stop: the task records it before we go
+        run.cancel()
+        await asyncio.wait({run}, timeout=CANCEL_WAIT)
+        if run.done() and not run.cancelled():
+            run.exception()  # retrieved, so asyncio never reports it as lost
+        raise
     if run in done:
         error = run.exception()
         if error is None:
@@ -102,6 +112,15 @@ async def _bounded(task: Task, job: Job, session: BrowserSession,
     return close_record(task, out, "time_limit",
                         f"the task did not return within the bench's hard limit of {limit:.0f} s "
                         "(the page or the browser hung); the bench ended it")
+
+
+def ended_record(out: Path) -> ResultRecord | None:
+    """The task directory's result when the task ended there (not stopped or killed)."""
+    try:
+        result = ResultRecord.model_validate_json((out / "result.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return None if result.status in ("running", "interrupted") else result
 
 
 def close_record(task: Task, out: Path, status: str, error: str) -> ResultRecord:

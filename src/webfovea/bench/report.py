@@ -45,6 +45,9 @@ class Prices:
         return (input_tokens * self.input + output_tokens * self.output) / 1e6
 
 
+WILSON_Z = 1.959964  # two-sided 95 %
+
+
 @dataclass(frozen=True)
 class Rate:
     correct: int
@@ -60,9 +63,23 @@ class Rate:
         p = self.value
         return None if p is None else math.sqrt(p * (1 - p) / self.n)
 
+    @property
+    def interval(self) -> tuple[float, float] | None:
+        """Wilson score 95 % interval: unlike p ± SE it stays honest at 0/n and n/n."""
+        if not self.n:
+            return None
+        z, n, p = WILSON_Z, self.n, self.correct / self.n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
     def shown(self) -> str:
         if not self.n or self.value is None or self.stderr is None:
             return "n/a (no scored task)"
+        if self.correct in (0, self.n):  # SE is 0 here: show the interval instead
+            low, high = self.interval or (0.0, 1.0)
+            return (f"{100 * self.value:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}) "
+                    f"({self.correct}/{self.n})")
         return f"{100 * self.value:.1f}% ± {100 * self.stderr:.1f} ({self.correct}/{self.n})"
 
 
@@ -112,7 +129,7 @@ class Report:
         for key in ("success", "success_reachable"):
             rate: Rate = getattr(self, key)
             data[key] = {"correct": rate.correct, "n": rate.n, "rate": rate.value,
-                         "stderr": rate.stderr}
+                         "stderr": rate.stderr, "wilson95": rate.interval}
         return data
 
 

@@ -12,7 +12,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -109,6 +109,19 @@ class Store:
         path = run_dir / DB_NAME
         if not path.is_file():
             raise ConfigError(f"{run_dir} holds no bench run (no {DB_NAME})")
+        if path.stat().st_size == 0:  # sqlite would take it for a new run and start over
+            raise ConfigError(f"{path} is empty: the run's results are gone; restore the file "
+                              "or start again with a new --out")
+        try:  # read-only first: opening it for writing would create a fresh, empty schema
+            with closing(sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)) as db:
+                recorded = db.execute("SELECT COUNT(*) FROM meta WHERE key = 'settings'")
+                found = recorded.fetchone()[0]
+        except sqlite3.DatabaseError as e:
+            raise ConfigError(f"{path} is not a readable results store ({e}); restore the "
+                              "file or start again with a new --out") from None
+        if not found:
+            raise ConfigError(f"{path} holds no recorded bench run; restore the file or start "
+                              "again with a new --out")
         return cls(path)
 
     def close(self) -> None:

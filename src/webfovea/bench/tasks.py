@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import urlparse
 
 from ..errors import ConfigError
+from ..inputs import web_url
 from ..task import AnswerType, Task
 
 ANSWER_TYPES: tuple[AnswerType, ...] = ("auto", "text", "number", "date")
@@ -50,7 +50,10 @@ def read_tasks(path: Path) -> TaskFile:
     tasks: list[Task] = []
     problems: list[LineProblem] = []
     first_line: dict[str, int] = {}
-    for number, line in enumerate(raw.decode("utf-8", errors="replace").splitlines(), start=1):
+    # utf-8-sig: a byte-order mark (Windows editors) must not spoil the first task.
+    text = raw.decode("utf-8-sig", errors="replace")
+    _refuse_json_array(path, text)
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -65,6 +68,17 @@ def read_tasks(path: Path) -> TaskFile:
         first_line[task.id] = number
         tasks.append(task)
     return TaskFile(path, tuple(tasks), tuple(problems), hashlib.sha256(raw).hexdigest())
+
+
+def _refuse_json_array(path: Path, text: str) -> None:
+    if not text.lstrip().startswith("["):
+        return
+    try:
+        json.loads(text)
+    except json.JSONDecodeError:
+        return  # a line that merely starts with "[": reported as a bad line
+    raise ConfigError(f"{path} is one JSON array; task files are JSON Lines, one task object "
+                      f"per line (convert it with: jq -c '.[]' {path})")
 
 
 def parse_line(line: str) -> Task:
@@ -103,13 +117,10 @@ def _field(record: dict[str, Any], name: str) -> Any:
 def _url(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError("`url` (or `website`) must be a non-empty string")
-    url = value.strip()
-    if "://" not in url and re.match(r"[\w-]+(\.[\w-]+)+(:\d+)?(/|$)", url):
-        url = "https://" + url  # WebRetriever lists some sites as bare host names
-    parsed = urlparse(url)
-    if parsed.scheme not in ("http", "https", "file") or not (parsed.netloc or parsed.path):
-        raise ValueError(f"`url` must be an http(s) or file URL, got {value!r}")
-    return url
+    try:  # WebRetriever lists some sites as bare host names: they get https://
+        return web_url(value, flag="`url`")
+    except ConfigError as e:
+        raise ValueError(str(e)) from None
 
 
 def _answer(value: Any) -> str | None:

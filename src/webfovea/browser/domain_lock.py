@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Coroutine
+import re
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from playwright.async_api import CDPSession, Download, Frame, Page
+from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from ..domains import DomainPolicy
@@ -36,9 +37,14 @@ from .session import PageEvent, Tabs
 
 _DOCUMENTS = {"patterns": [{"urlPattern": "*", "resourceType": "Document",
                             "requestStage": "Request"}]}
+_EVERYTHING = {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}
 _SHOWN_URL = 200
+# Chromium's console messages for a top-level navigation it refuses on its own.
+_REFUSED = re.compile(r"Not allowed to (?:navigate top frame to data URL|load local resource): "
+                      r"(\S+)")
 
 
+Downstream = Callable[[CDPSession, dict[str, Any]], Awaitable[None]]
 BlockKind = Literal["navigation", "new_tab", "redirect", "landed", "download"]
 _SENTENCES: dict[BlockKind, str] = {
     "navigation": "a navigation to {url} was blocked: {reason}",
@@ -71,6 +77,10 @@ class DomainLock:
     _context_id: str = ""
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
     _last_allowed: dict[Page, str] = field(default_factory=dict)
+    # Where requests the lock lets through go instead of the network, when set: a site
+    # snapshot's replayer (snapshot/replay.py). The lock then pauses every request, so it
+    # still judges each document first, exactly as in a live run.
+    downstream: Downstream | None = None
 
     async def install(self) -> None:
         """Start enforcing on the task's context; call before the entry URL loads."""
@@ -83,7 +93,7 @@ class DomainLock:
         await page_cdp.detach()
         cdp = await context.browser.new_browser_cdp_session()
         cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._paused(cdp, event)))
-        await cdp.send("Fetch.enable", _DOCUMENTS)
+        await cdp.send("Fetch.enable", _EVERYTHING if self.downstream else _DOCUMENTS)
         context.on("close", lambda _: self._spawn(_quietly(cdp.detach())))
         context.on("page", self._watch)
         self._watch(self.tabs.page)
@@ -93,10 +103,12 @@ class DomainLock:
     async def _paused(self, cdp: CDPSession, event: dict[str, Any]) -> None:
         request = {"requestId": event["requestId"]}
         url = event["request"]["url"]
-        tab = await self._our_tab(cdp, event.get("frameId", ""))
+        document = event.get("resourceType") == "Document"
+        tab = await self._our_tab(cdp, event.get("frameId", "")) if document else None
         reason = self.policy.verdict(url) if tab is not None else None
         if tab is None or reason is None:
-            await _quietly(cdp.send("Fetch.continueRequest", request))
+            await (self.downstream(cdp, event) if self.downstream else
+                   _quietly(cdp.send("Fetch.continueRequest", request)))
             return
         await _quietly(cdp.send("Fetch.failRequest", {**request, "errorReason": "Aborted"}))
         new_tab = tab["url"] in ("", "about:blank") and bool(tab.get("openerId"))
@@ -120,6 +132,7 @@ class DomainLock:
 
     def _watch(self, page: Page) -> None:
         page.on("framenavigated", self._on_navigated)
+        page.on("console", self._on_console)
         page.on("download", lambda download: self._spawn(self._on_download(download)))
         # A new tab is reported once its first document has committed, before these
         # listeners existed: check what it holds now.
@@ -142,6 +155,14 @@ class DomainLock:
         else:
             back = self._last_allowed.get(page, self.policy.entry_url)
             await _quietly(page.goto(back, wait_until="commit"))
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        """Chromium itself refuses a page's navigation to data:, file: or view-source:
+        before any request exists; it says so only on the console."""
+        refused = _REFUSED.match(message.text) if message.type == "error" else None
+        if refused:
+            url = refused.group(1)
+            self._report("navigation", url, self.policy.verdict(url) or "the browser refused it")
 
     # --- shared ----------------------------------------------------------------------------
 

@@ -1,0 +1,50 @@
+"""Pages that misbehave: an endless confirm() loop, links the browser itself refuses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from webfovea.agent import run_task
+from webfovea.browser.session import BrowserSession
+from webfovea.config import AgentConfig
+from webfovea.models.loader import load_model
+from webfovea.task import Task
+from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.testing.local_server import LocalServer
+from webfovea.trajectory import read_steps
+
+
+def act(action: str) -> str:
+    return f"Thought: next.\nAction: {action}"
+
+
+async def test_an_endless_confirm_loop_ends_at_the_time_limit(
+        browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
+    # Longer than Playwright's 30 s default timeout, which used to end it as browser_error.
+    config = AgentConfig(max_steps=50, time_limit=36.0)
+    with FakeProvider(ScriptedPolicy([act("wait()")] * 50)) as fp:
+        model = load_model("openai:fake-vlm", base_url=fp.base_url)
+        result = await run_task(Task("wait", pages.url("reliability/confirm_loop.html")),
+                                model=model, session=browser, config=config, out=tmp_path)
+        await model.aclose()
+    assert result.status == "time_limit", result.error
+    assert result.elapsed < config.time_limit + 5
+
+
+async def test_refused_scheme_links_say_blocked(browser: BrowserSession, pages: LocalServer,
+                                                tmp_path: Path) -> None:
+    # The links' middles, in the 1440x810 image of the 1920x1080 page (x 0.75).
+    clicks = [act(f"click(start_box='(217,{round((top + 25) * 0.75)})')")
+              for top in (100, 200, 300)]
+    with FakeProvider(ScriptedPolicy([*clicks, act("finished(content='done')")])) as fp:
+        model = load_model("openai:fake-vlm", base_url=fp.base_url)
+        url = pages.url("reliability/schemes.html")
+        result = await run_task(Task("click", url), model=model, session=browser,
+                                config=AgentConfig(max_steps=6), out=tmp_path)
+        await model.aclose()
+    assert result.status == "finished" and result.answer_url == url
+    steps = read_steps(tmp_path)
+    for step, scheme in zip(steps, ("data:", "file:", "view-source:"), strict=False):
+        assert step.url == url
+        assert "blocked" in step.note and f"to {scheme}" in step.note, step.note
+        assert step.guardrail == "domain_lock", step.note
