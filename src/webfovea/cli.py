@@ -43,7 +43,8 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device-scale-factor", type=float, default=1.0)
     p.add_argument("--coords", choices=COORD_SPACES, default=None,
                    help="the space the model answers in (default: the profile's, else image)")
-    p.add_argument("--cdp-url", help="attach to a running Chromium instead of launching one")
+    p.add_argument("--cdp-url", help="attach to a running Chromium instead of launching one; "
+                                     "bench: a comma-separated list, worker i uses the i-th")
     p.add_argument("--headed", action="store_true", help="show the browser window")
     p.add_argument("--allow-domain", action="append", default=[],
                    help="another site top-level navigation may go to (repeatable)")

@@ -181,10 +181,12 @@ def _job(settings: dict[str, Any]) -> Job:
     inputs.base_url(settings.get("judge_base_url"), flag="--judge-base-url")
     rules = tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
                   for entry in settings.get("host_resolver_rules") or [])
+    cdp_urls = tuple(u.strip() for u in (settings.get("cdp_url") or "").split(",") if u.strip())
     agent = agent_config(options)  # resolves a profile: options.model is a spec after this
     agent = replace(agent, site=replace(agent.site, per_task=True))  # DIR/<task id> each
     return Job(model=options.model, base_url=options.base_url,
-               agent=agent, browser=browser_config(options), host_rules=rules)
+               agent=agent, browser=browser_config(options), host_rules=rules,
+               cdp_urls=cdp_urls)
 
 
 async def _check_models(job: Job, settings: dict[str, Any]) -> None:
