@@ -27,6 +27,7 @@ SAMPLE: dict[str, tuple[str, ArgValue]] = {
     "text": ("'hello world'", "hello world"),
     "direction": ("'down'", "down"),
     "key": ("'ctrl a'", "ctrl a"),
+    "choice": ("'add'", "add"),
 }
 
 
@@ -415,6 +416,8 @@ def value_strategy(arg: ArgSpec) -> st.SearchStrategy[ArgValue]:
         return st.builds(Point, coord, coord)
     if arg.kind == "direction":
         return st.sampled_from(DIRECTIONS)
+    if arg.kind == "choice":
+        return st.sampled_from(arg.choices)
     if arg.kind == "key":
         keys = st.sampled_from(["ctrl", "shift", "alt", "a", "enter", "f5", "pagedown"])
         return st.lists(keys, min_size=1, max_size=3).map(" ".join)

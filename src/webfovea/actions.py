@@ -12,17 +12,23 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-ArgKind = Literal["point", "text", "direction", "key"]
+ArgKind = Literal["point", "text", "direction", "key", "choice"]
 BudgetClass = Literal["pointer", "keyboard", "hotkey", "go_back", "reload", "observe", "wait", "finish"]
 Direction = Literal["up", "down", "left", "right"]
 DIRECTIONS: tuple[Direction, ...] = ("up", "down", "left", "right")
+SELECT_MODES = ("replace", "add")
 
 
 @dataclass(frozen=True)
 class ArgSpec:
+    """One argument. An argument with a ``default`` is optional: the parser fills the default
+    in when the model leaves it out, and the canonical source omits it when it equals it."""
+
     name: str
     kind: ArgKind
     placeholder: str
+    default: str | None = None
+    choices: tuple[str, ...] = ()  # kind "choice": the values the parser accepts
 
 
 @dataclass(frozen=True)
@@ -80,8 +86,10 @@ _SPECS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec(
         "select",
-        (_POINT, ArgSpec("option", "text", "text")),
-        "choose an option in the dropdown (<select>) at the point",
+        (_POINT, ArgSpec("option", "text", "text"),
+         ArgSpec("mode", "choice", "replace", default="replace", choices=SELECT_MODES)),
+        "choose an option in the dropdown or list (<select>) at the point; in a multi-select list "
+        "mode='add' keeps the options already selected, mode='replace' (the default) drops them",
         "pointer",
     ),
     ActionSpec("hotkey", (ArgSpec("key", "key", "ctrl a"),), "press a key combination", "hotkey"),
@@ -135,7 +143,11 @@ class Action:
         return value
 
     def text(self, name: str) -> str:
-        value = self.args[name]
+        """A text argument; an optional one the action was built without reads as its default."""
+        spec = self.spec.arg(name)
+        value = self.args.get(name, spec.default if spec else None)
+        if value is None:
+            raise KeyError(f"{self.name} has no argument {name}")
         if not isinstance(value, str):
             raise TypeError(f"{self.name}.{name} is not text")
         return value
@@ -144,7 +156,10 @@ class Action:
         """Canonical text of the action, as the prompt's history shows it."""
         parts = []
         for spec in self.spec.args:
-            value = self.args[spec.name]
+            value = self.args.get(spec.name, spec.default)
+            if spec.default is not None and value == spec.default:
+                continue  # optional and left as it is: the call reads as models usually write it
+            assert value is not None
             if isinstance(value, Point):
                 shown = f"({_num(value.x)},{_num(value.y)})"
             else:

@@ -10,7 +10,7 @@ from pathlib import Path
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from . import feedback
+from . import events, feedback
 from .browser import fingerprint
 from .browser.capture import Screen, capture, visible_text
 from .browser.executor import Executor, safe_execute
@@ -20,8 +20,11 @@ from .errors import ParseError, TimeLimit, WebfoveaError
 from .geometry import model_space
 from .guard import Guard
 from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
+from .models.sent import sent_summary
 from .parse import parse_reply
-from .prompt import HistoryItem, build_request
+from .prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
+from .snapshot.session import SiteSession
+from .stages import Stages, stage
 from .task import Task
 from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
 
@@ -35,10 +38,16 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     writer.write_result(result)
     guard = Guard(config)
     tabs: Tabs | None = None
+    site: SiteSession | None = None
+    events.emit(events.StepEvent("task_started", result.task_id))
     try:
+        site = SiteSession(config.site, task.id, task.url, out,
+                           host_rules=session.config.host_rules)
+        result.site = site.record
         tabs = await session.new_tabs()
-        await guard.install(tabs, task.url)
-        await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
+        await guard.install(tabs, task.url, downstream=await site.attach(tabs))
+        await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
+                        settle_cap=config.settle_cap)
         await _Run(task, model, tabs, guard, writer, result).loop()
     except WebfoveaError as e:
         result.status, result.error = e.status, str(e)
@@ -52,9 +61,13 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     except Exception as e:  # a bug in webfovea: the run still ends with a named status
         result.status, result.error = "harness_error", f"{type(e).__name__}: {e}"
     finally:
+        if site is not None and tabs is not None:
+            await site.close()  # before the context closes: recorded bodies are read from it
         # Written before the tab closes: a second Ctrl-C may cut the close short.
         result.elapsed = time.monotonic() - guard.started
         writer.write_result(result)
+        events.emit(events.StepEvent("task_done", result.task_id, result.steps,
+                                     usage=result.usage, result=result))
         if tabs is not None:
             await tabs.close()
     return result
@@ -71,7 +84,7 @@ class _Run:
     writer: TrajectoryWriter
     result: ResultRecord
     history: list[HistoryItem] = field(default_factory=list)
-    images: list[SentImage] = field(default_factory=list)
+    shown: list[Shown] = field(default_factory=list)
     note: str = ""
     usage: Usage = field(default_factory=Usage)
 
@@ -83,38 +96,61 @@ class _Run:
         step = 0
         while (stop := self.guard.stop_reason(step)) is None:
             step += 1
+            events.emit(events.StepEvent("step_started", self.result.task_id, step))
             try:
                 # Everything in a step, page actions included, is bounded by the time left.
                 record = await asyncio.wait_for(self.step(step), self.guard.remaining())
             except asyncio.TimeoutError:
                 raise TimeLimit(f"the time limit ran out during step {step}") from None
             self.writer.append_step(record)
-            self.result.steps, self.result.usage = step, UsageRecord(**asdict(self.usage))
+            self.result.steps, self.result.usage = step, self.usage_record(self.usage)
             self.writer.write_result(self.result)
+            events.emit(events.StepEvent("step_done", self.result.task_id, step, record,
+                                         self.result.usage))
             if self.result.status != "running":
                 return
         self.result.status = stop
 
     async def step(self, step: int) -> StepRecord:
+        with Stages().active() as stages:
+            record = await self._step(step)
+        record.stage_seconds = stages.rounded()
+        return record
+
+    async def _step(self, step: int) -> StepRecord:
         t0 = time.monotonic()
         screen = await self.capture()
-        # The fingerprint's noise watchers learn the page while the model thinks.
-        await fingerprint.watch(self.tabs.page)
-        space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
-        sent = SentImage(screen.png, screen.sent.width, screen.sent.height, f"step {step}")
-        self.images = [*self.images, sent][-self.config.history_images:]
-        request = build_request(task=self.task.instruction, config=self.config,
-                                history=self.history, images=self.images, space=space,
-                                note=self.note)
+        # Written in a thread while the model thinks: the disk is not on the step's path.
+        saving = asyncio.ensure_future(asyncio.to_thread(self.writer.write_screen, step,
+                                                         screen.png))
+        try:
+            return await self._decide_and_act(step, screen, t0)
+        finally:
+            with stage("trajectory_write"):
+                await saving
+
+    async def _decide_and_act(self, step: int, screen: Screen, t0: float) -> StepRecord:
+        with stage("fingerprints"):
+            # The fingerprint's noise watchers learn the page while the model thinks.
+            await fingerprint.watch(self.tabs.page)
+        with stage("prompt"):
+            space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
+            sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
+            coords = coordinate_text(space, sent.width, sent.height, self.config.coords)
+            oldest = first_shown(step, self.config)
+            self.shown = [s for s in [*self.shown, Shown(step, sent, coords)] if s.step >= oldest]
+            request = build_request(task=self.task.instruction, config=self.config,
+                                    history=self.history, shown=self.shown, note=self.note)
         record = StepRecord(step=step, started_at=time.time(), url=screen.url, title=screen.title,
-                            screenshot=self.writer.write_screen(step, screen.png),
+                            screenshot=self.writer.screen_path(step),
                             sent_size=(screen.sent.width, screen.sent.height),
                             page_size=(screen.page.width, screen.page.height),
                             model_size=(space.width, space.height))
         t_model = time.monotonic()
         reply = await self.ask(request)
         record.model_seconds = time.monotonic() - t_model
-        record.raw_reply, record.usage = reply.text, UsageRecord(**asdict(reply.usage))
+        record.raw_reply, record.usage = reply.text, self.usage_record(reply.usage)
+        record.request = sent_summary(request)
         note = await self.act(reply.text, record, screen)
         record.note, record.outcome = note.text, note.outcome
         record.guardrail, record.frame, record.details = note.guardrail, note.frame, note.details
@@ -134,6 +170,13 @@ class _Run:
                 if self.tabs.gone():
                     raise
 
+    def usage_record(self, usage: Usage) -> UsageRecord:
+        price = self.config.price
+        cost = None if price is None else price.cost(
+            input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+            cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens)
+        return UsageRecord(**asdict(usage), cost=cost)
+
     async def ask(self, request: ModelRequest) -> ModelReply:
         """One model call (with the client's retries), bounded by the task's remaining time."""
         reply = await self.model.complete(request, timeout=self.guard.remaining())
@@ -143,7 +186,8 @@ class _Run:
     async def act(self, text: str, record: StepRecord, screen: Screen) -> feedback.Note:
         """Parse the reply, apply the guardrails, execute; returns the note for the model."""
         try:
-            parsed = parse_reply(text)
+            with stage("parse"):
+                parsed = parse_reply(text)
         except ParseError as e:
             record.parse_error = str(e)
             return feedback.Note("parse_error", str(e))
@@ -156,7 +200,8 @@ class _Run:
         if action.name == "finished":
             return await self.answer(action.text("content"))
         blocked_before = len(self.guard.lock.blocked) if self.guard.lock else 0
-        note = await safe_execute(self.executor, action, screen)
+        with stage("execute"):
+            note = await safe_execute(self.executor, action, screen)
         record.page_points = list(note.page_points)
         if self.guard.lock and len(self.guard.lock.blocked) > blocked_before:
             note.guardrail = note.guardrail or "domain_lock"

@@ -8,9 +8,13 @@ from typing import Literal
 
 from .domains import normalise_domain
 from .errors import ConfigError
+from .models.prices import Price
+from .snapshot.records import SiteOptions
 
 CoordSpace = Literal["image", "norm1000", "smart_resize"]
 COORD_SPACES: tuple[CoordSpace, ...] = ("image", "norm1000", "smart_resize")
+HistoryLayout = Literal["blocks", "rolling"]
+HISTORY_LAYOUTS: tuple[HistoryLayout, ...] = ("blocks", "rolling")
 
 
 @dataclass(frozen=True)
@@ -61,11 +65,16 @@ class AgentConfig:
     image_cap: Size | None = Size(1440, 810)
     coords: CoordSpace = "image"
     smart_resize: SmartResize = SmartResize()
-    history_images: int = 5
+    history_images: int = 5  # at least this many of the most recent screenshots in every request
+    history: HistoryLayout = "blocks"  # see webfovea.prompt
+    history_block: int = 10  # blocks: screenshots leave the window this many at a time
+    sampling: dict[str, float] = field(default_factory=dict)  # temperature, top_p (profiles)
     action_budgets: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_ACTION_BUDGETS))
     allow_domains: tuple[str, ...] = ()
     settle_cap: float = 5.0
     max_tokens: int = 1024
+    price: Price | None = None  # USD per million tokens; None: cost "unknown"
+    site: SiteOptions = field(default_factory=SiteOptions)  # live, or recording/replaying a site snapshot
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:
@@ -75,5 +84,10 @@ class AgentConfig:
         # Validated here so a bad --allow-domain is a usage error, not a failed task.
         object.__setattr__(self, "allow_domains",
                            tuple(normalise_domain(d) for d in self.allow_domains))
+        if self.history not in HISTORY_LAYOUTS:
+            raise ConfigError(f"--history must be one of {', '.join(HISTORY_LAYOUTS)}, "
+                              f"got {self.history!r}")
+        if self.history_images < 1 or self.history_block < 1:
+            raise ConfigError("history_images and history_block must be at least 1")
         if self.coords not in COORD_SPACES:
             raise ConfigError(f"--coords must be one of {', '.join(COORD_SPACES)}, got {self.coords!r}")

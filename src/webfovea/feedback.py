@@ -31,7 +31,9 @@ _PAGE_WORDS = {
     "text": "the visible text changed", "scroll": "the page scrolled ({d})",
     "container": "the scroll container under the point scrolled ({d})",
     "fields": "a form field changed", "focus": "the focus moved to {d}",
+    "selection": "the text selection or caret changed",
     "canvas": "the canvas under the point was redrawn",
+    "pixels": "the component under the point (a closed shadow root) was redrawn",
     "tabs": "the number of open tabs is now {d}",
 }
 _FRAME_WORDS = {
@@ -43,6 +45,7 @@ _FRAME_WORDS = {
     "container": "a scroll container inside the frame {f} scrolled ({d})",
     "fields": "a form field inside the frame {f} changed",
     "focus": "the focus moved to {d} inside the frame {f}",
+    "selection": "the text selection or caret inside the frame {f} changed",
 }
 
 
@@ -74,9 +77,14 @@ def describe_changes(changes: list[Change]) -> str:
     return ", ".join(words[:MAX_PHRASES])
 
 
+# A page can raise thousands of dialogs or open hundreds of tabs in one step; the note
+# names the first few and counts the rest, so it stays short whatever the page does.
+MAX_EVENTS = 5
+
+
 def _events_text(events: list[PageEvent]) -> str:
     parts = []
-    for e in events:
+    for e in events[:MAX_EVENTS]:
         if e.kind == "new_tab":
             parts.append(f"a new tab opened ({e.detail}) and is now shown")
         elif e.kind == "blocked":
@@ -87,6 +95,8 @@ def _events_text(events: list[PageEvent]) -> str:
             parts.append(f"the tab closed; now showing {e.detail}")
         else:
             parts.append(f"{e.kind}: {e.detail}")
+    if len(events) > MAX_EVENTS:
+        parts.append(f"… and {len(events) - MAX_EVENTS:,} more page events")
     return "; ".join(parts)
 
 
@@ -116,8 +126,9 @@ def compose(*, mapped: Mapped, hit: Hit | None, effect: Effect, before: Fingerpr
         changes = fingerprint.diff(before, after, text=text) if after else []
         details.update(_evidence(before, after, changes))
         animating = bool(before.canvas and before.canvas.animating)
+        moving = fingerprint.uncertain(after) if after else []
         note = _judged(action, hit, effect, after, settled, events, changes, details,
-                       animating=animating)
+                       animating=animating, moving=moving)
     note.frame, note.page_points = frame, mapped.points
     return note
 
@@ -145,7 +156,7 @@ def _observed(effect: Effect, details: dict[str, Any]) -> Note:
 
 def _judged(action: Action, hit: Hit | None, effect: Effect, after: Fingerprint | None,
             settled: bool, events: list[PageEvent], changes: list[Change],
-            details: dict[str, Any], *, animating: bool) -> Note:
+            details: dict[str, Any], *, animating: bool, moving: list[str]) -> Note:
     head = f"The {action.name}{_where(action)}"
     facts = list(effect.facts)
     if action.name == "hover" and not any(c.kind == "text" for c in changes):
@@ -163,8 +174,12 @@ def _judged(action: Action, hit: Hit | None, effect: Effect, after: Fingerprint 
     if animating:
         return Note("unknown", f"{head} was performed, but the canvas there animates by itself, "
                                f"so a redraw could not be judged{extra}.", details=details)
-    if effect.checked and facts:
-        return Note("changed", f"{head}: {'; '.join(facts)}.", details=details)
+    if moving:
+        return Note("unknown", f"{head} was performed, but the element there ({moving[0]}) "
+                               "changes by itself and changed meanwhile, so whether the action "
+                               f"did anything is unknown{extra}.", details=details)
+    # Nothing differs: even a handler's own fact (an option selected that was already
+    # selected) is no change, so the repeat detector sees a repeated no-op.
     return Note("no_change", _no_change(head, hit, extra), details=details)
 
 

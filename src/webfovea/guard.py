@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .actions import Action
-from .browser.domain_lock import DomainLock
+from .browser.domain_lock import DomainLock, Downstream
 from .config import AgentConfig
 from .domains import DomainPolicy
 from .errors import TaskStatus
@@ -91,9 +91,12 @@ class Guard:
         self.used[budget_class] += 1
         return None
 
-    async def install(self, tabs: Tabs, entry_url: str) -> None:
-        """Set up the browser-side guardrails (domain lock) on a task's context."""
-        self.lock = DomainLock(DomainPolicy.for_task(entry_url, self.config.allow_domains), tabs)
+    async def install(self, tabs: Tabs, entry_url: str, *,
+                      downstream: Downstream | None = None) -> None:
+        """Set up the browser-side guardrails (domain lock) on a task's context; requests the
+        lock lets through go to ``downstream`` (a site snapshot replay) if given."""
+        self.lock = DomainLock(DomainPolicy.for_task(entry_url, self.config.allow_domains), tabs,
+                               downstream=downstream)
         await self.lock.install()
 
     def after(self, action: Action, outcome: str, points: PagePoints) -> str:

@@ -255,13 +255,18 @@ def _build(spec: ActionSpec, raw: Sequence[tuple[str, str]], stripped: list[str]
     counts = Counter(name for name, _ in raw)
     unknown = [n for n in counts if spec.arg(n) is None]
     repeated = [n for n, c in counts.items() if c > 1]
-    missing = [n for n in spec.arg_names if n not in counts]
+    missing = [a.name for a in spec.args if a.name not in counts and a.default is None]
     labelled = (("unknown", unknown), ("repeated", repeated), ("missing", missing))
     said = "; ".join(f"{label} argument {_names(names)}" for label, names in labelled if names)
     if said:
         raise _fail(f"`{spec.name}` got {said}", spec)
     values = dict(raw)
-    args = {a.name: _convert(a, values[a.name], spec, stripped) for a in spec.args}
+    args: dict[str, ArgValue] = {}
+    for a in spec.args:
+        if a.name in values:
+            args[a.name] = _convert(a, values[a.name], spec, stripped)
+        elif a.default is not None:  # an optional argument the model left out
+            args[a.name] = a.default
     return Action(spec.name, args)
 
 
@@ -275,6 +280,8 @@ def _convert(arg: ArgSpec, value: str, spec: ActionSpec, stripped: list[str]) ->
         return _point(value, arg, spec)
     if arg.kind == "direction":
         return _direction(value, spec)
+    if arg.kind == "choice":
+        return _choice(value, arg, spec)
     text = _scrub(value, _ANY_TOKEN_RE, stripped)
     return _key(text, spec) if arg.kind == "key" else text
 
@@ -307,6 +314,14 @@ def _direction(value: str, spec: ActionSpec) -> str:
         allowed = ", ".join(DIRECTIONS)
         raise _fail(f"direction must be one of {allowed}, not `{_show(value)}`", spec)
     return direction
+
+
+def _choice(value: str, arg: ArgSpec, spec: ActionSpec) -> str:
+    chosen = value.strip().lower()
+    if chosen not in arg.choices:
+        allowed = " or ".join(f"'{c}'" for c in arg.choices)
+        raise _fail(f"`{arg.name}` must be {allowed}, not `{_show(value)}`", spec)
+    return chosen
 
 
 def _key(value: str, spec: ActionSpec) -> str:

@@ -14,14 +14,24 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from .snapshot.records import SiteRecord
+
 Outcome = Literal["changed", "no_change", "unknown", "refused", "error", "parse_error", "answer"]
 
 
 class UsageRecord(BaseModel):
-    input_tokens: int = 0
+    input_tokens: int = 0  # billed at the base rate: neither cache reads nor cache writes
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     calls: int = 0
     retries: int = 0
+    cost: float | None = None  # USD under the run's price; None when the price is unknown
+
+    @property
+    def prompt_tokens(self) -> int:
+        """Every input token, cached or not (what "tokens in" means in tables)."""
+        return self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
 
 
 class StepRecord(BaseModel):
@@ -47,7 +57,10 @@ class StepRecord(BaseModel):
     details: dict[str, Any] = Field(default_factory=dict)
     model_seconds: float = 0.0
     harness_seconds: float = 0.0
+    stage_seconds: dict[str, float] = Field(default_factory=dict)  # harness time by stage
     usage: UsageRecord = Field(default_factory=UsageRecord)
+    # What the request held (webfovea.models.sent): layout, text lengths, image sizes.
+    request: dict[str, Any] = Field(default_factory=dict)
 
 
 class ResultRecord(BaseModel):
@@ -66,6 +79,7 @@ class ResultRecord(BaseModel):
     model: str = ""
     config: dict[str, Any] = Field(default_factory=dict)
     started_at: float = Field(default_factory=time.time)
+    site: SiteRecord = Field(default_factory=SiteRecord)  # live, recording or replaying
 
 
 class TrajectoryWriter:

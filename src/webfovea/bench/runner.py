@@ -31,7 +31,7 @@ from .tasks import Split, TaskFile, pick
 
 Executor = Literal["local", "ray"]
 # Settings that may change when a run is resumed: where things run, not what is measured.
-FREE_SETTINGS = frozenset({"base_url", "cdp_url", "headed", "judge_base_url",
+FREE_SETTINGS = frozenset({"base_url", "cdp_url", "headed", "judge_base_url", "no_preflight",
                            "host_resolver_rules"})
 
 
@@ -110,7 +110,7 @@ class Recorder:
 
     def started(self, task: Task, worker: str) -> None:
         self.store.mark_running(task.id, run_id=self.run_id, worker=worker)
-        self.progress.started()
+        self.progress.started(task.id)
 
     async def finished(self, task: Task, result: ResultRecord, *, worker: str,
                        browser_replaced: bool) -> None:
@@ -122,7 +122,7 @@ class Recorder:
                           steps=steps, worker=worker, browser_replaced=browser_replaced)
         self.progress.finished(task.id, status=result.status, correct=verdict.correct,
                                matcher=verdict.matcher, steps=result.steps,
-                               elapsed=result.elapsed)
+                               elapsed=result.elapsed, usage=result.usage)
 
     def browser_event(self, kind: str, detail: str, *, worker: str, task_id: str | None) -> None:
         if kind == "browser_started":
@@ -153,7 +153,8 @@ async def run(store: Store, run_dir: Path, todo: Sequence[Task], *, total: int, 
                              command=launch.command, invocation=launch.invocation,
                              versions=found)
     judge = Judge(load_model(judge_spec, base_url=judge_base_url)) if judge_spec else None
-    progress = BenchProgress(total=total, done=total - len(todo), console=console)
+    progress = BenchProgress(total=total, done=total - len(todo), console=console,
+                             workers=launch.workers)
     recorder = Recorder(store, run_id, run_dir, progress, judge, found)
     state = "interrupted"
     try:

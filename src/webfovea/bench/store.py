@@ -230,7 +230,7 @@ class Store:
                 "output_tokens = ?, calls = ?, retries = ?, error = ?, run_id = ?, worker = ?, "
                 "browser_replaced = ?, finished_at = ? WHERE task_id = ?",
                 (result.status, result.answer, _bool(verdict.correct), verdict.matcher,
-                 verdict.detail, result.steps, result.elapsed, result.usage.input_tokens,
+                 verdict.detail, result.steps, result.elapsed, result.usage.prompt_tokens,
                  result.usage.output_tokens, result.usage.calls, result.usage.retries,
                  result.error, run_id, worker, int(browser_replaced), time.time(), task_id))
 
@@ -264,7 +264,7 @@ def _definition(row: sqlite3.Row) -> tuple[Any, ...]:
 def _step_row(task_id: str, s: StepRecord) -> tuple[Any, ...]:
     action = (s.action or {}).get("name")
     return (task_id, s.step, s.url, action, s.outcome, s.parse_error, s.guardrail, s.note,
-            s.model_seconds, s.harness_seconds, s.usage.input_tokens, s.usage.output_tokens,
+            s.model_seconds, s.harness_seconds, s.usage.prompt_tokens, s.usage.output_tokens,
             s.screenshot, s.model_dump_json())
 
 

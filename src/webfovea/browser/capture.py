@@ -1,17 +1,32 @@
-"""Screenshot and downsample: the image the model receives, with every size measured."""
+"""The image the model receives, rendered by Chromium at the size it is sent.
+
+Chromium draws the viewport straight at the sent size (``Page.captureScreenshot`` with a
+scaled clip) and encodes it: no full-size PNG is decoded, resized and re-encoded in
+Python. The sizes are still measured, never assumed: the sent size is read from the PNG
+header of the very bytes sent, the viewport from the page. When Chromium's rounding of
+the scaled side differs from :func:`~webfovea.geometry.fit_within` (a few caps at odd
+aspect ratios), the full-size screenshot is downsampled here instead, so the image the
+model sees always has exactly the size the cap promises.
+"""
 
 from __future__ import annotations
 
+import base64
 import io
+import struct
+import weakref
 from dataclasses import dataclass
 
 from PIL import Image
+from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 
 from ..config import Size
 from ..geometry import fit_within
+from ..stages import stage
 from .scripts import js
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 @dataclass(frozen=True)
@@ -20,10 +35,18 @@ class Screen:
 
     png: bytes
     sent: Size  # pixels of the image sent to the model (measured from the bytes)
-    capture: Size  # pixels of the raw screenshot (viewport x device scale factor)
+    capture: Size  # pixels of the full-resolution viewport (page x device pixel ratio)
     page: Size  # viewport in CSS pixels, measured in the page
     url: str
     title: str
+
+
+def png_size(png: bytes) -> Size:
+    """Width and height from a PNG's header (IHDR is always the first chunk)."""
+    if len(png) < 24 or not png.startswith(_PNG_SIGNATURE) or png[12:16] != b"IHDR":
+        raise ValueError("not a PNG image")
+    width, height = struct.unpack(">II", png[16:24])
+    return Size(width, height)
 
 
 def downsample(png: bytes, cap: Size | None) -> tuple[bytes, Size, Size]:
@@ -40,13 +63,53 @@ def downsample(png: bytes, cap: Size | None) -> tuple[bytes, Size, Size]:
     return out.getvalue(), target, original
 
 
+# One DevTools session per page, opened on first capture and dropped with the page.
+_sessions: weakref.WeakKeyDictionary[Page, CDPSession] = weakref.WeakKeyDictionary()
+
+
+async def _devtools(page: Page) -> CDPSession:
+    session = _sessions.get(page)
+    if session is None:
+        session = await page.context.new_cdp_session(page)
+        _sessions[page] = session
+    return session
+
+
+async def _render(page: Page, viewport: Size, scale: float) -> bytes:
+    """The viewport drawn by Chromium at ``scale`` output pixels per CSS pixel, as PNG."""
+    session = await _devtools(page)
+    reply = await session.send("Page.captureScreenshot", {
+        "format": "png",
+        "clip": {"x": 0, "y": 0, "width": viewport.width, "height": viewport.height,
+                 "scale": scale},
+        # Chromium's fast PNG settings: the same pixels, encoded in a fraction of the time
+        # for a somewhat larger file (cheap on loopback, small next to model latency).
+        "optimizeForSpeed": True,
+    })
+    return base64.b64decode(reply["data"])
+
+
 async def capture(page: Page, *, cap: Size | None) -> Screen:
-    state = await page.evaluate(js("page_state"))
-    raw = await page.screenshot(type="png", caret="initial")
-    png, sent, original = downsample(raw, cap)
-    return Screen(png=png, sent=sent, capture=original,
-                  page=Size(int(state["width"]), int(state["height"])), url=page.url,
+    with stage("capture"):
+        state = await page.evaluate(js("page_state"))
+        viewport = Size(int(state["width"]), int(state["height"]))
+        full = Size(round(viewport.width * state["ratio"]), round(viewport.height * state["ratio"]))
+        target = fit_within(full, cap)
+        png = await _render(page, viewport, target.width / viewport.width)
+    with stage("encode"):
+        sent = png_size(png)
+    if sent != target:
+        png, sent, full = await _fallback(page, cap)
+    return Screen(png=png, sent=sent, capture=full, page=viewport, url=page.url,
                   title=str(state["title"]))
+
+
+async def _fallback(page: Page, cap: Size | None) -> tuple[bytes, Size, Size]:
+    """Full-size screenshot downsampled here: for the rare cap Chromium rounds otherwise."""
+    with stage("capture"):
+        raw = await page.screenshot(type="png", caret="initial")
+    with stage("encode"):
+        return downsample(raw, cap)
 
 
 async def visible_text(page: Page) -> str:

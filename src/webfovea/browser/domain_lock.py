@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -37,12 +37,14 @@ from .session import PageEvent, Tabs
 
 _DOCUMENTS = {"patterns": [{"urlPattern": "*", "resourceType": "Document",
                             "requestStage": "Request"}]}
+_EVERYTHING = {"patterns": [{"urlPattern": "*", "requestStage": "Request"}]}
 _SHOWN_URL = 200
 # Chromium's console messages for a top-level navigation it refuses on its own.
 _REFUSED = re.compile(r"Not allowed to (?:navigate top frame to data URL|load local resource): "
                       r"(\S+)")
 
 
+Downstream = Callable[[CDPSession, dict[str, Any]], Awaitable[None]]
 BlockKind = Literal["navigation", "new_tab", "redirect", "landed", "download"]
 _SENTENCES: dict[BlockKind, str] = {
     "navigation": "a navigation to {url} was blocked: {reason}",
@@ -75,6 +77,10 @@ class DomainLock:
     _context_id: str = ""
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
     _last_allowed: dict[Page, str] = field(default_factory=dict)
+    # Where requests the lock lets through go instead of the network, when set: a site
+    # snapshot's replayer (snapshot/replay.py). The lock then pauses every request, so it
+    # still judges each document first, exactly as in a live run.
+    downstream: Downstream | None = None
 
     async def install(self) -> None:
         """Start enforcing on the task's context; call before the entry URL loads."""
@@ -87,7 +93,7 @@ class DomainLock:
         await page_cdp.detach()
         cdp = await context.browser.new_browser_cdp_session()
         cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._paused(cdp, event)))
-        await cdp.send("Fetch.enable", _DOCUMENTS)
+        await cdp.send("Fetch.enable", _EVERYTHING if self.downstream else _DOCUMENTS)
         context.on("close", lambda _: self._spawn(_quietly(cdp.detach())))
         context.on("page", self._watch)
         self._watch(self.tabs.page)
@@ -97,10 +103,12 @@ class DomainLock:
     async def _paused(self, cdp: CDPSession, event: dict[str, Any]) -> None:
         request = {"requestId": event["requestId"]}
         url = event["request"]["url"]
-        tab = await self._our_tab(cdp, event.get("frameId", ""))
+        document = event.get("resourceType") == "Document"
+        tab = await self._our_tab(cdp, event.get("frameId", "")) if document else None
         reason = self.policy.verdict(url) if tab is not None else None
         if tab is None or reason is None:
-            await _quietly(cdp.send("Fetch.continueRequest", request))
+            await (self.downstream(cdp, event) if self.downstream else
+                   _quietly(cdp.send("Fetch.continueRequest", request)))
             return
         await _quietly(cdp.send("Fetch.failRequest", {**request, "errorReason": "Aborted"}))
         new_tab = tab["url"] in ("", "about:blank") and bool(tab.get("openerId"))

@@ -9,10 +9,8 @@ action registry: every registered action has a ``_do_<name>`` handler.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -21,26 +19,17 @@ from .. import faults, feedback
 from ..actions import REGISTRY, Action
 from ..config import AgentConfig, Size
 from ..geometry import OutsideImage, model_space, to_page
-from . import fingerprint, observe
+from ..stages import stage
+from . import fingerprint, native_inputs, observe
 from .capture import Screen
+from .effect import Effect as Effect  # re-exported: feedback types its argument by it
 from .frame_fallback import after_click
 from .history import pages_behind
 from .keys import to_playwright
 from .locate import Hit, hit_test
 from .scripts import js
-from .session import Tabs, settle
-
-
-@dataclass
-class Effect:
-    """What the handler itself knows about its action (before the fingerprint comparison)."""
-
-    facts: list[str] = field(default_factory=list)  # phrases for the note
-    failed: str | None = None  # the action could not be performed: why
-    settles: bool = True  # False for actions that never change the page (finished)
-    compare_text: bool = False  # whole effect may be text (hover, SVG/canvas targets)
-    details: dict[str, Any] = field(default_factory=dict)
-    checked: bool = False  # the handler verified its own effect (fill read-back, select)
+from .session import Tabs
+from .settle import settle
 
 
 @dataclass(frozen=True)
@@ -85,14 +74,23 @@ class Executor:
         page_before = self.tabs.page
         point = mapped.points[0] if mapped.points else None
         hit = await hit_test(page_before, *point) if point else None
-        before = await fingerprint.before(self.tabs, point=point, hit=hit,
-                                          baseline=action.spec.budget != "observe")
+        with stage("fingerprints"):
+            before = await fingerprint.before(self.tabs, point=point, hit=hit,
+                                              baseline=action.spec.budget != "observe")
         effect = await self._handlers[action.name](mapped, hit)
-        settled = await settle(self.tabs, cap=self.config.settle_cap) if effect.settles else True
+        settled = True
+        if effect.settles:
+            with stage("settle"):
+                waited = await settle(self.tabs, cap=self.config.settle_cap)
+            settled = waited.quiet
+            if action.spec.budget != "observe":  # an observation's details are its answer
+                effect.details["settle"] = {"ms": round(waited.ms), "held": waited.held}
         # Not fingerprinted again when the action leaves the page alone or a new tab took over.
         after: fingerprint.Fingerprint | None = None
         if effect.settles and self.tabs.page is page_before:
-            after = await fingerprint.after(self.tabs, point=point, hit=hit, canvas=before.canvas)
+            with stage("fingerprints"):
+                after = await fingerprint.after(self.tabs, point=point, hit=hit,
+                                                canvas=before.canvas)
         events = self.tabs.drain_events()
         return feedback.compose(
             mapped=mapped, hit=hit, effect=effect, before=before, after=after,
@@ -139,23 +137,9 @@ class Executor:
         return Effect(details={"direction": direction})
 
     async def _do_select(self, m: Mapped, hit: Hit | None) -> Effect:
-        wanted = m.action.text("option")
-        select_info = hit.info.get("select") if hit and hit.info else None
-        if hit is None or hit.element is None or not select_info:
-            found = hit.describe() if hit else "nothing"
-            return Effect(failed=f"there is no dropdown (<select>) at that point, only {found}")
-        options: list[str] = select_info["options"]
-        index, how = match_option(options, wanted)
-        if index is None:
-            return Effect(failed=f"no option matches '{wanted}'; the options are: "
-                                 + "; ".join(f"'{o}'" for o in options[:40]),
-                          details={"options": options})
-        target = (await hit.element.evaluate_handle(js("select_target"))).as_element()
-        if target is None:
-            return Effect(failed="the dropdown disappeared before it could be set")
-        await target.select_option(index=index)
-        return Effect(facts=[f"selected '{options[index]}' ({how} match)"], checked=True,
-                      details={"selected": options[index], "match": how})
+        if hit is None:
+            return Effect(failed="there is no dropdown (<select>) at that point, only nothing")
+        return await native_inputs.select(hit, m.action.text("option"), m.action.text("mode"))
 
     # --- keyboard ------------------------------------------------------------------------
 
@@ -179,6 +163,9 @@ class Executor:
             found = hit.describe() if hit else "nothing"
             return Effect(failed=f"there is no text field at that point, only {found}")
         content = m.action.text("content")
+        native = await native_inputs.native_input(hit)
+        if native is not None:  # a segmented date/time widget: typing depends on the segment
+            return await native_inputs.fill_native(hit, native, content.rstrip("\n"))
         text, enter = (content[:-1], True) if content.endswith("\n") else (content, False)
         page = self.tabs.page
         await page.mouse.click(*m.points[0])
@@ -241,29 +228,6 @@ def _readback_fact(typed: str, value: dict[str, Any] | None) -> str:
         return f"the field now holds '{held}'"
     limit = f" (maxlength {value['maxLength']})" if value.get("maxLength") is not None else ""
     return f"typed '{typed}' but the field now holds '{held}'{limit}"
-
-
-def _normalise(text: str) -> str:
-    """Case, accents, punctuation and spacing folded away: 'COTE D'IVOIRE' ~ 'Côte d'Ivoire'."""
-    decomposed = unicodedata.normalize("NFKD", text).casefold()
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^\w\s]", " ", bare).split())
-
-
-def match_option(options: list[str], wanted: str) -> tuple[int | None, str]:
-    """Exact, then normalised, then substring match; (index, which rule) or (None, '')."""
-    for i, o in enumerate(options):
-        if o == wanted:
-            return i, "exact"
-    norm = _normalise(wanted)
-    for i, o in enumerate(options):
-        if _normalise(o) == norm:
-            return i, "normalised"
-    if norm:
-        hits = [i for i, o in enumerate(options) if norm in _normalise(o)]
-        if hits:
-            return hits[0], "substring"
-    return None, ""
 
 
 async def safe_execute(executor: Executor, action: Action, screen: Screen) -> feedback.Note:

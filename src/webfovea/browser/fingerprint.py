@@ -21,12 +21,12 @@ from playwright.async_api import FloatRect, Frame, Page
 
 from .. import faults
 from .locate import Hit, short_url
-from .scripts import js
+from .scripts import watched
 from .session import Tabs
 
 Phase = Literal["watch", "baseline", "before", "peek", "after"]
 ChangeKind = Literal["url", "reload", "title", "content", "text", "scroll", "container",
-                     "fields", "focus", "canvas", "tabs"]
+                     "fields", "focus", "selection", "canvas", "pixels", "tabs"]
 
 # How long a frame's watcher must have watched before its noise rule can be trusted: a
 # one-second clock must have ticked twice (or a region that changed once stayed quiet this
@@ -59,9 +59,12 @@ class FramePrint:
 
 @dataclass(frozen=True)
 class CanvasPrint:
+    """A pixel hash of the canvas, or of the closed shadow root's host, under the point."""
+
     clip: FloatRect
     grey: bytes
     animating: bool = False
+    kind: ChangeKind = "canvas"  # "pixels" for a closed shadow root's host
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,7 @@ async def _evaluate(frame: Frame, phase: Phase, point: tuple[float, float] | Non
     args = {"x": x, "y": y, "phase": phase, "quietMs": BASELINE_QUIET_MS,
             "capMs": BASELINE_CAP_MS}
     try:
-        data: dict[str, Any] = await frame.evaluate(js("fingerprint"), args)
+        data: dict[str, Any] = await frame.evaluate(watched("fingerprint"), args)
     except PlaywrightError:
         return None  # frame detached or navigating: absent from this print
     return data
@@ -127,12 +130,13 @@ async def before(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None,
     does not rest on the comparison, such as find_text and read_text)."""
     started = time.perf_counter()
     frames = await _take(tabs, "before", point, hit)
-    young = [f.frame for f in frames
-             if baseline and f.primary and f.data["snap"]["age"] < BASELINE_QUIET_MS]
+    young = [f.frame for f in frames if baseline and f.primary and (
+        f.data["snap"]["age"] < BASELINE_QUIET_MS or f.data["snap"]["waiting"])]
     if young:  # all frames snapshot again after the wait, so their windows start together
         await asyncio.gather(*(_evaluate(f, "baseline", None) for f in young))
         frames = await _take(tabs, "before", point, hit)
-    canvas = await _canvas_before(tabs.page, hit)
+    moving = any(f.data["snap"]["volatileAt"] for f in frames if hit and f.frame is hit.frame)
+    canvas = await _canvas_before(tabs.page, hit, moving=moving)
     return Fingerprint(tuple(frames), tabs.tab_count, tabs.page.url, canvas,
                        ms=(time.perf_counter() - started) * 1000)
 
@@ -167,8 +171,14 @@ def diff(before: Fingerprint, after: Fingerprint, *, text: bool) -> list[Change]
             changes.extend(_frame_changes(old, new, text=text))
     if before.canvas and after.canvas and not before.canvas.animating and _differs(
             before.canvas.grey, after.canvas.grey):
-        changes.append(Change("canvas"))
+        changes.append(Change(before.canvas.kind))
     return changes
+
+
+def uncertain(after: Fingerprint) -> list[str]:
+    """Regions that change by themselves, were aimed at and changed during the action,
+    with nothing to tell whether the action did it."""
+    return [label for f in after.frames for label in f.data.get("uncertain", ())]
 
 
 def _frame_changes(old: FramePrint | None, new: FramePrint, *, text: bool) -> list[Change]:
@@ -200,6 +210,8 @@ def _frame_changes(old: FramePrint | None, new: FramePrint, *, text: bool) -> li
         out.append(Change("fields", frame))
     if "focus" in c:
         out.append(Change("focus", frame, c["focus"]))
+    if c.get("selection"):
+        out.append(Change("selection", frame))
     return out
 
 
@@ -226,7 +238,8 @@ async def _canvas(page: Page, clip: FloatRect) -> CanvasPrint | None:
     return CanvasPrint(clip, grey)
 
 
-async def _canvas_before(page: Page, hit: Hit | None) -> CanvasPrint | None:
+async def _canvas_before(page: Page, hit: Hit | None, *, moving: bool) -> CanvasPrint | None:
+    """``moving``: the watcher saw it redraw by itself; else a second look may see it."""
     clip = hit.canvas_clip() if hit else None
     if clip is None:
         return None
@@ -235,7 +248,9 @@ async def _canvas_before(page: Page, hit: Hit | None) -> CanvasPrint | None:
     second = await _canvas(page, clip)
     if first is None or second is None:
         return None
-    return CanvasPrint(clip, second.grey, animating=_differs(first.grey, second.grey))
+    kind: ChangeKind = "pixels" if hit and hit.graphic == "shadow" else "canvas"
+    return CanvasPrint(clip, second.grey, animating=moving or _differs(first.grey, second.grey),
+                       kind=kind)
 
 
 def _differs(a: bytes, b: bytes) -> bool:

@@ -9,7 +9,6 @@ for a human, and the note says so.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from dataclasses import dataclass, field
 
@@ -20,7 +19,8 @@ from .. import faults
 from . import fingerprint
 from .locate import Hit
 from .scripts import js
-from .session import Tabs, settle
+from .session import Tabs
+from .settle import settle, settle_frame
 
 _CAPTCHA_URLS = (
     (re.compile(r"(google\.com|recaptcha\.net|gstatic\.com)/recaptcha", re.I), "reCAPTCHA"),
@@ -33,7 +33,6 @@ _CAPTCHA_TITLES = (
     (re.compile(r"turnstile|cloudflare security challenge", re.I), "Cloudflare Turnstile"),
     (re.compile(r"captcha|verify (that )?you are (a )?human", re.I), "CAPTCHA"),
 )
-FRAME_QUIET_MS = 250
 
 
 @dataclass(frozen=True)
@@ -78,12 +77,6 @@ def _chain(frame: Frame) -> list[Frame]:
     return out
 
 
-async def _settle_frame(frame: Frame, cap: float) -> None:
-    """The page-level settle watches the main document only; this one watches the frame."""
-    with contextlib.suppress(PlaywrightError):  # a frame gone away: the fingerprint says so
-        await frame.evaluate(js("settle"), {"quietMs": FRAME_QUIET_MS, "capMs": cap * 1000})
-
-
 async def after_click(tabs: Tabs, hit: Hit, *, cap: float) -> FallbackReport:
     """Called right after a trusted click landed in ``hit.frame``."""
     if not hit.in_child_frame or faults.active("no_frame_fingerprint"):
@@ -95,7 +88,7 @@ async def after_click(tabs: Tabs, hit: Hit, *, cap: float) -> FallbackReport:
              "no events inside it"], captcha=captcha)
     page = tabs.page
     await settle(tabs, cap=cap)
-    await _settle_frame(hit.frame, cap)
+    await settle_frame(hit.frame, cap)
     if tabs.page is not page or tabs.events or await fingerprint.peek(tabs, hit=hit):
         return FallbackReport()  # the click worked: dispatching again would click twice
     try:
@@ -104,7 +97,7 @@ async def after_click(tabs: Tabs, hit: Hit, *, cap: float) -> FallbackReport:
         return FallbackReport()
     if not found:
         return FallbackReport()
-    await _settle_frame(hit.frame, cap)
+    await settle_frame(hit.frame, cap)
     return FallbackReport(
         ["mouse input alone changed nothing in the frame, so the DOM mouse events (pointerdown, "
          "mousedown, pointerup, mouseup, click) were dispatched to the element there"],

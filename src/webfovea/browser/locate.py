@@ -11,7 +11,7 @@ from .scripts import js
 
 MAX_FRAME_DEPTH = 6
 
-Graphic = Literal["svg", "canvas"]
+Graphic = Literal["svg", "canvas", "shadow"]  # shadow: a closed shadow root's host
 
 
 def short_url(url: str, limit: int = 80) -> str:
@@ -38,11 +38,13 @@ class Hit:
 
     @property
     def graphic(self) -> Graphic | None:
-        """SVG or canvas under the point: its effect may be text or pixels only."""
+        """SVG, canvas or closed shadow root under the point: its effect may be text or
+        pixels only."""
         return self.info.get("graphic") if self.info else None
 
     def canvas_clip(self) -> FloatRect | None:
-        """The visible part of the canvas under the point, in page (viewport) CSS pixels."""
+        """The visible part of the canvas (or closed shadow host) under the point, in page
+        (viewport) CSS pixels."""
         box = self.info.get("canvas") if self.info else None
         if not box:
             return None

@@ -10,3 +10,10 @@ from importlib import resources
 def js(name: str) -> str:
     """Source of ``browser/js/<name>.js``: a single function expression for ``evaluate``."""
     return resources.files("webfovea.browser").joinpath("js").joinpath(f"{name}.js").read_text("utf-8")
+
+
+@cache
+def watched(name: str) -> str:
+    """``js(name)`` run after ``watch.js``, for frames the context's init script missed
+    (documents that existed before it, about:blank frames written by script)."""
+    return f"(args) => {{\n{js('watch')}\nreturn ({js(name)})(args);\n}}"

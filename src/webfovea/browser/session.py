@@ -26,14 +26,20 @@ from playwright.async_api import Error as PlaywrightError
 from ..config import BrowserConfig
 from ..errors import BrowserError, SiteUnreachable
 from .chromium import find_chromium, launch_args
-from .scripts import js
+from .settle import instrument, settle
 
 
 class BrowserSession:
-    """A running (or attached) Chromium that hands out fresh contexts."""
+    """A running (or attached) Chromium that hands out fresh contexts.
 
-    def __init__(self, config: BrowserConfig) -> None:
+    ``driver``: a Playwright driver shared with other sessions (the local pool's workers
+    share one: each driver is a Node process of ~120 MiB). A shared driver outlives the
+    session; without one the session starts and stops its own.
+    """
+
+    def __init__(self, config: BrowserConfig, *, driver: Playwright | None = None) -> None:
         self.config = config
+        self._driver = driver
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
 
@@ -45,16 +51,14 @@ class BrowserSession:
         await self.close()
 
     async def start(self) -> None:
-        self._pw = await _start_playwright()
+        self._pw = self._driver or await _start_playwright()
         try:
             self._browser = await self._launch(self._pw)
         except PlaywrightError as e:
-            await self._pw.stop()
-            self._pw = None
+            await self._stop_driver()
             raise BrowserError(f"could not start Chromium: {e.message.splitlines()[0]}") from e
         except asyncio.CancelledError:  # stopped while Chromium starts: end the driver too
-            await self._pw.stop()
-            self._pw = None
+            await self._stop_driver()
             raise
 
     async def _launch(self, pw: Playwright) -> Browser:
@@ -88,9 +92,12 @@ class BrowserSession:
             with contextlib.suppress(PlaywrightError):  # a crashed browser is already gone
                 await self._browser.close()
             self._browser = None
-        if self._pw is not None:
+        await self._stop_driver()
+
+    async def _stop_driver(self) -> None:
+        if self._pw is not None and self._pw is not self._driver:
             await self._pw.stop()
-            self._pw = None
+        self._pw = None
 
     async def new_tabs(self) -> Tabs:
         cfg = self.config
@@ -102,6 +109,7 @@ class BrowserSession:
             )
             # No single page operation may hang a task: 30 s is far above any healthy action.
             context.set_default_timeout(30_000)
+            await instrument(context)  # the noise watcher runs from document start
             page = await context.new_page()
         except PlaywrightError as e:
             raise BrowserError(f"could not open a browser context: {e.message}") from e
@@ -186,8 +194,10 @@ class Tabs:
     def tab_count(self) -> int:
         return len([p for p in self.context.pages if not p.is_closed()])
 
-    async def open(self, url: str, *, timeout: float = 30.0) -> None:
-        """Load the entry URL; a failure here means the site is unreachable."""
+    async def open(self, url: str, *, timeout: float = 30.0, settle_cap: float = 5.0) -> None:
+        """Load the entry URL; a failure here means the site is unreachable. It then settles
+        under the same cap as any action: a page that never stops moving must not delay
+        the first step."""
         try:
             response = await self.page.goto(url, wait_until="domcontentloaded",
                                             timeout=timeout * 1000)
@@ -195,48 +205,8 @@ class Tabs:
             raise SiteUnreachable(f"could not load {url}: {e.message.splitlines()[0]}") from e
         if response is not None and response.status >= 500:
             raise SiteUnreachable(f"{url} answered HTTP {response.status}")
-        await settle(self, cap=timeout)
+        await settle(self, cap=min(timeout, settle_cap))
 
     async def close(self) -> None:
         with contextlib.suppress(PlaywrightError):  # after a crash the context is gone anyway
             await self.context.close()
-
-
-async def settle(tabs: Tabs, *, cap: float, quiet_ms: int = 200) -> bool:
-    """Wait until the active page is loaded, its network quiet and its DOM still; False at cap.
-
-    Adaptive, never a fixed sleep: a static page settles in ~quiet_ms.
-    """
-    deadline = time.monotonic() + cap
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return False
-        page = tabs.page
-        try:
-            await page.wait_for_load_state("domcontentloaded", timeout=remaining * 1000)
-            remaining = deadline - time.monotonic()
-            quiet = await page.evaluate(js("settle"), {"quietMs": quiet_ms,
-                                                       "capMs": max(0.0, remaining) * 1000})
-        except PlaywrightError:
-            if tabs.gone():
-                raise BrowserError("the browser closed or crashed while the page settled") from None
-            # A navigation destroyed the context mid-wait: wait again on the new document.
-            await asyncio.sleep(0.05)
-            continue
-        if page is not tabs.page:
-            continue  # a new tab opened while we waited: settle that one
-        if not quiet:
-            return False
-        if await _network_quiet(tabs, deadline):
-            return True
-
-
-async def _network_quiet(tabs: Tabs, deadline: float, *, grace: float = 2.0) -> bool:
-    """No request younger than ``grace`` seconds in flight (long polls are ignored)."""
-    while time.monotonic() < deadline:
-        now = time.monotonic()
-        if not any(now - t < grace for t in tabs.inflight.values()):
-            return True
-        await asyncio.sleep(0.05)
-    return False

@@ -1,13 +1,15 @@
 """``anthropic:<model>``: the Anthropic Messages API, spoken natively (system
-parameter, image blocks with a base64 source)."""
+parameter, image blocks with a base64 source, ``cache_control`` breakpoints on
+the stable prefix the request marks)."""
 
 from __future__ import annotations
 
 import base64
 import os
+from typing import Any
 
 import anthropic
-from anthropic.types import ImageBlockParam, Message, MessageParam, TextBlock, TextBlockParam
+from anthropic.types import Message, TextBlock
 
 from webfovea.errors import ConfigError, ModelError
 from webfovea.models.base import ModelReply, ModelRequest, Turn, Usage
@@ -19,14 +21,17 @@ from webfovea.models.retry import (
     status_error,
     transport_error,
 )
+from webfovea.models.sent import breakpoint_turns
+from webfovea.models.wire import parse_body
 
 KEY_VAR = "ANTHROPIC_API_KEY"
 BASE_URL_VAR = "ANTHROPIC_BASE_URL"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 # Proxies and local gateways speaking the Messages API often need no key.
 PLACEHOLDER_KEY = "EMPTY"
+CACHE = {"type": "ephemeral"}
 
-Block = TextBlockParam | ImageBlockParam
+Block = dict[str, Any]
 
 
 class AnthropicModel:
@@ -43,38 +48,36 @@ class AnthropicModel:
         self._model = model
         self._timeout = timeout
         self._retry = retry or RetryPolicy()
-        self._endpoint = Endpoint("Anthropic", model, resolved_url or DEFAULT_BASE_URL, KEY_VAR)
+        self._endpoint = Endpoint("Anthropic", model, resolved_url or DEFAULT_BASE_URL, KEY_VAR,
+                                  key)
         # An explicit key keeps the SDK from reading credential profiles from disk.
         self._client = anthropic.AsyncAnthropic(api_key=key or PLACEHOLDER_KEY,
                                                 base_url=resolved_url or DEFAULT_BASE_URL,
                                                 max_retries=0, timeout=timeout)
 
     async def complete(self, request: ModelRequest, *, timeout: float) -> ModelReply:
-        messages = to_messages(request)
+        body = to_body(self._model, request)
         usage = Usage()
 
         async def attempt(seconds: float) -> Message:
-            return await self._create(request, messages, seconds)
+            return await self._create(body, seconds)
 
         message = await call_with_retry(attempt, endpoint=self._endpoint, policy=self._retry,
                                         timeout=timeout, call_timeout=self._timeout, usage=usage)
         usage.input_tokens = message.usage.input_tokens
         usage.output_tokens = message.usage.output_tokens
+        usage.cache_read_tokens = message.usage.cache_read_input_tokens or 0
+        usage.cache_write_tokens = message.usage.cache_creation_input_tokens or 0
         text = "".join(block.text for block in message.content if isinstance(block, TextBlock))
         return ModelReply(text=text, usage=usage, model=message.model)
 
-    async def _create(self, request: ModelRequest, messages: list[MessageParam],
-                      seconds: float) -> Message:
+    async def _create(self, body: dict[str, Any], seconds: float) -> Message:
         try:
-            if request.system:
-                return await self._client.messages.create(
-                    model=self._model, max_tokens=request.max_tokens, system=request.system,
-                    messages=messages, timeout=seconds)
-            return await self._client.messages.create(
-                model=self._model, max_tokens=request.max_tokens, messages=messages,
-                timeout=seconds)
+            raw = await self._client.messages.with_raw_response.create(**body, timeout=seconds)
         except anthropic.AnthropicError as error:
             raise translate_error(error, self._endpoint) from error
+        # Parsed here, not by the SDK, so a malformed 200 is a retryable provider fault.
+        return parse_body(self._endpoint, raw.http_response.content, Message)
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -92,12 +95,28 @@ def translate_error(error: anthropic.AnthropicError, endpoint: Endpoint) -> Mode
     return ModelError(f"{endpoint.label()}: {type(error).__name__}: {error}")
 
 
-def to_messages(request: ModelRequest) -> list[MessageParam]:
-    """One Messages-API message per turn; the system text travels separately."""
-    return [_message(turn) for turn in request.turns]
+def to_body(model: str, request: ModelRequest) -> dict[str, Any]:
+    """The Messages API body: system text (with a breakpoint when the request marks it),
+    one message per turn, sampling from the profile."""
+    body: dict[str, Any] = {"model": model, "max_tokens": request.max_tokens,
+                            "messages": to_messages(request), **request.sampling}
+    if request.system:
+        block: Block = {"type": "text", "text": request.system}
+        if request.cache_system:
+            block["cache_control"] = CACHE
+        body["system"] = [block]
+    return body
 
 
-def _message(turn: Turn) -> MessageParam:
+def to_messages(request: ModelRequest) -> list[dict[str, Any]]:
+    """One Messages-API message per turn; the system text travels separately. Turns the
+    request marks get a breakpoint on their last block, the latest ones first when the
+    marks (with the system's) exceed the API's limit."""
+    keep = breakpoint_turns(request)
+    return [_message(turn, i in keep) for i, turn in enumerate(request.turns)]
+
+
+def _message(turn: Turn, breakpoint: bool) -> dict[str, Any]:
     if turn.role == "assistant" and turn.images:
         raise ModelError("an assistant turn cannot carry images in the Messages API")
     blocks: list[Block] = []
@@ -109,6 +128,6 @@ def _message(turn: Turn) -> MessageParam:
         blocks.append({"type": "image", "source": {
             "type": "base64", "media_type": "image/png",
             "data": base64.b64encode(image.png).decode("ascii")}})
-    if turn.role == "assistant":
-        return {"role": "assistant", "content": blocks}
-    return {"role": "user", "content": blocks}
+    if breakpoint and blocks:
+        blocks[-1] = {**blocks[-1], "cache_control": CACHE}
+    return {"role": turn.role, "content": blocks}

@@ -23,9 +23,13 @@ class SentImage:
 
 @dataclass(frozen=True)
 class Turn:
+    """One conversation turn. ``cache``: the stable prefix may end after this turn, so a
+    provider with explicit prompt caching puts a breakpoint on its last block."""
+
     role: Literal["user", "assistant"]
     text: str
     images: tuple[SentImage, ...] = ()
+    cache: bool = False
 
 
 @dataclass(frozen=True)
@@ -33,21 +37,32 @@ class ModelRequest:
     system: str
     turns: tuple[Turn, ...]
     max_tokens: int = 1024
-    # Context the harness knows but a real model would only see in the text or
-    # image (the oracle reads the task and image sizes from here instead of OCR).
+    # What the harness knows as data, so readers (the oracle, the step record) never
+    # parse the prompt's wording: the task, the step number, the note on the last action.
     task: str = ""
+    step: int = 0
+    note: str = ""
+    cache_system: bool = False  # a breakpoint after the system text
+    sampling: dict[str, float] = field(default_factory=dict)  # temperature, top_p from the profile
 
 
 @dataclass
 class Usage:
+    """Tokens as the provider reported them. ``input_tokens`` are the prompt tokens billed
+    at the base rate: neither read from nor written to the prompt cache."""
+
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
     calls: int = 0
     retries: int = 0
 
     def add(self, other: Usage) -> None:
         self.input_tokens += other.input_tokens
         self.output_tokens += other.output_tokens
+        self.cache_read_tokens += other.cache_read_tokens
+        self.cache_write_tokens += other.cache_write_tokens
         self.calls += other.calls
         self.retries += other.retries
 

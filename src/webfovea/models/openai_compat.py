@@ -23,6 +23,7 @@ from webfovea.models.retry import (
     status_error,
     transport_error,
 )
+from webfovea.models.wire import parse_body
 
 KEY_VAR = "OPENAI_API_KEY"
 BASE_URL_VAR = "OPENAI_BASE_URL"
@@ -49,7 +50,7 @@ class OpenAICompatModel:
         self._timeout = timeout
         self._retry = retry or RetryPolicy()
         self._endpoint = Endpoint("OpenAI-compatible", model, resolved_url or DEFAULT_BASE_URL,
-                                  KEY_VAR)
+                                  KEY_VAR, key)
         self._client = openai.AsyncOpenAI(api_key=key or PLACEHOLDER_KEY,
                                           base_url=resolved_url or DEFAULT_BASE_URL,
                                           max_retries=0, timeout=timeout)
@@ -59,30 +60,39 @@ class OpenAICompatModel:
         usage = Usage()
 
         async def attempt(seconds: float) -> ChatCompletion:
-            return await self._create(messages, request.max_tokens, seconds)
+            return await self._create(messages, request, seconds)
 
         completion = await call_with_retry(attempt, endpoint=self._endpoint, policy=self._retry,
                                            timeout=timeout, call_timeout=self._timeout,
                                            usage=usage)
         if completion.usage is not None:
-            usage.input_tokens = completion.usage.prompt_tokens
+            details = completion.usage.prompt_tokens_details
+            cached = (details.cached_tokens or 0) if details is not None else 0
+            # prompt_tokens counts the cached ones too; Usage keeps them apart.
+            usage.input_tokens = completion.usage.prompt_tokens - cached
+            usage.cache_read_tokens = cached
             usage.output_tokens = completion.usage.completion_tokens
         if not completion.choices:
             raise ModelError(f"{self._endpoint.label()} returned no choices")
         text = completion.choices[0].message.content or ""
         return ModelReply(text=text, usage=usage, model=completion.model)
 
-    async def _create(self, messages: list[ChatCompletionMessageParam], max_tokens: int,
+    async def _create(self, messages: list[ChatCompletionMessageParam], request: ModelRequest,
                       seconds: float) -> ChatCompletion:
+        create = self._client.chat.completions.with_raw_response.create
+        sampling = {k: v for k, v in request.sampling.items() if k in ("temperature", "top_p")}
         try:
             if self._official:
-                return await self._client.chat.completions.create(
-                    model=self._model, messages=messages, max_completion_tokens=max_tokens,
-                    timeout=seconds)
-            return await self._client.chat.completions.create(
-                model=self._model, messages=messages, max_tokens=max_tokens, timeout=seconds)
+                raw = await create(model=self._model, messages=messages, timeout=seconds,
+                                   max_completion_tokens=request.max_tokens,
+                                   extra_body=sampling or None)
+            else:
+                raw = await create(model=self._model, messages=messages, timeout=seconds,
+                                   max_tokens=request.max_tokens, extra_body=sampling or None)
         except openai.OpenAIError as error:
             raise translate_error(error, self._endpoint) from error
+        # Parsed here, not by the SDK, so a malformed 200 is a retryable provider fault.
+        return parse_body(self._endpoint, raw.http_response.content, ChatCompletion)
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -110,7 +120,9 @@ def _detail(body: object, fallback: str) -> str:
 
 
 def to_messages(request: ModelRequest) -> list[ChatCompletionMessageParam]:
-    """The request in chat-completions form: system message, then one message per turn."""
+    """The request in chat-completions form: system message, then one message per turn.
+    The stable prefix comes first, which is all automatic prefix caching (OpenAI, vLLM,
+    SGLang) needs; the turns' cache marks have no wire form here."""
     messages: list[ChatCompletionMessageParam] = []
     if request.system:
         messages.append({"role": "system", "content": request.system})

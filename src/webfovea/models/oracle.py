@@ -30,7 +30,6 @@ from ..suite.spec import SuiteTask
 from .base import ModelReply, ModelRequest, Usage
 
 PROVIDER_SIZE = Size(1440, 810)
-NOTE_PREFIX = "Feedback on your last action: "  # how prompt.build_request words the note
 LAYOUT_SETTLE = 0.15  # seconds of report silence before the layout is read
 
 
@@ -50,12 +49,13 @@ class OracleModel:
         if task is None:
             raise ModelError(f"the oracle only knows the offline suite's tasks, not {request.task!r}")
         image = request.turns[-1].images[-1]
-        if image.label == "step 1" or task.id not in self._runners:
+        # The step number and the note travel as fields of the request, never read from
+        # the prompt's wording, so any layout of the history plays the same.
+        if request.step <= 1 or task.id not in self._runners:
             self._runners[task.id] = PlanRunner(task)
         runner = self._runners[task.id]
-        text = request.turns[-1].text
-        if NOTE_PREFIX in text:
-            runner.note(text.split(NOTE_PREFIX, 1)[1].split("\nThe last ", 1)[0])
+        if request.note:
+            runner.note(request.note)
         seen = Size(image.width, image.height)
         if self._resize:
             seen = fit_within(seen, PROVIDER_SIZE)

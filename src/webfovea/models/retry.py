@@ -13,7 +13,7 @@ import asyncio
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Literal, TypeVar
 
@@ -56,6 +56,7 @@ class Endpoint:
     model: str
     base_url: str
     key_var: str
+    secret: str | None = field(default=None, repr=False)  # the key, to scrub from messages
 
     def label(self) -> str:
         return f"{self.provider} model '{self.model}' at {self.base_url}"
@@ -92,6 +93,8 @@ def parse_retry_after(headers: Mapping[str, str], *, now: float | None = None) -
 def status_error(endpoint: Endpoint, status: int, detail: str,
                  retry_after: float | None = None) -> ModelError:
     """The ModelError for an HTTP error status, worded to say what to fix."""
+    if endpoint.secret and len(endpoint.secret) >= 8:
+        detail = detail.replace(endpoint.secret, "[API key]")
     said = f" Provider said: {detail}" if detail else ""
     if status == 401:
         message = (f"{endpoint.label()} rejected the API key (HTTP 401): "

@@ -62,6 +62,8 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-steps", type=int)
     p.add_argument("--time-limit", type=float)
     p.add_argument("--image-cap", help="WxH, or none for full-size images")
+    p.add_argument("--record-sites", metavar="DIR", help="record a site snapshot per task")
+    p.add_argument("--replay-sites", metavar="DIR", help="replay the snapshots of --record-sites")
 
 
 def cmd_suite(ns: argparse.Namespace) -> int:
@@ -116,7 +118,9 @@ def run_suite(ns: argparse.Namespace) -> int:
         for lane in server.lanes:
             argv += ["--host-resolver-rules", ",".join(server.host_rules(lane=lane))]
         for flag, value in (("--base-url", ns.base_url), ("--max-steps", ns.max_steps),
-                            ("--time-limit", ns.time_limit), ("--image-cap", ns.image_cap)):
+                            ("--time-limit", ns.time_limit), ("--image-cap", ns.image_cap),
+                            ("--record-sites", ns.record_sites),
+                            ("--replay-sites", ns.replay_sites)):
             if value is not None:
                 argv += [flag, str(value)]
         if ns.resume:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 import functools
+import hashlib
 import io
 import json
 import math
@@ -32,6 +33,8 @@ from types import TracebackType
 from typing import Any, Literal
 
 from PIL import Image, UnidentifiedImageError
+
+from webfovea.models.prefix_cache import Block, CacheMode, Charge, PrefixCache
 
 Provider = Literal["openai", "anthropic"]
 ROUTES: dict[str, Provider] = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
@@ -55,7 +58,9 @@ class FakeRequest:
 
     ``received_sizes`` are the images' sizes on the wire; the images in ``turns``
     are what the policy sees (resized when ``resize_images_to`` applies).
-    ``headers`` has lower-case names.
+    ``headers`` has lower-case names. ``blocks``: every content block in wire order
+    (system first), keyed by its exact JSON (``cache_control`` aside) and sized in
+    tokens, with the breakpoints the client marked: what the prompt cache sees.
     """
 
     provider: Provider
@@ -65,6 +70,7 @@ class FakeRequest:
     max_tokens: int | None
     received_sizes: tuple[tuple[int, int], ...]
     headers: Mapping[str, str] = field(default_factory=dict)
+    blocks: tuple[Block, ...] = ()
 
     @property
     def images(self) -> list[Image.Image]:
@@ -104,13 +110,13 @@ class BadRequest(Exception):
 class _Failure:
     status: int
     retry_after: str | None
-    body: str | Mapping[str, object] | None
+    body: str | Mapping[str, object] | bytes | None
 
 
 @dataclass(frozen=True)
 class _Response:
     status: int
-    payload: Mapping[str, object]
+    payload: Mapping[str, object] | bytes  # bytes: sent as they are (malformed replies)
     headers: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -120,6 +126,8 @@ class FakeProvider:
     ``models``: when given, other model names get HTTP 404 like a real server.
     ``api_key``: when given, requests carrying another key get HTTP 401.
     ``delay_seconds``: every reply waits this long (settable while running).
+    ``cache_min_tokens``: the smallest prefix the simulated prompt cache keeps (1024, as
+    Anthropic's larger models and OpenAI); usage fields report its reads and writes.
     The policy runs on the server's handler threads, possibly several at once.
     A policy that raises is answered with HTTP 400 carrying the exception text,
     so the failure surfaces at once instead of being retried.
@@ -127,8 +135,10 @@ class FakeProvider:
 
     def __init__(self, policy: Policy, *, resize_images_to: tuple[int, int] | None = None,
                  delay_seconds: float = 0.0, models: Collection[str] | None = None,
-                 api_key: str | None = None) -> None:
+                 api_key: str | None = None, cache_min_tokens: int = 1024) -> None:
         self.policy = policy
+        self.cache_min_tokens = cache_min_tokens
+        self._caches: dict[tuple[str, str], PrefixCache] = {}
         self.resize_images_to = resize_images_to
         self.delay_seconds = delay_seconds
         self.models = models
@@ -186,12 +196,13 @@ class FakeProvider:
 
     def fail_next(self, status: int = 429, *, times: int = 1,
                   retry_after: float | str | None = None,
-                  body: str | Mapping[str, object] | None = None) -> None:
+                  body: str | Mapping[str, object] | bytes | None = None) -> None:
         """Answer the next ``times`` requests with HTTP ``status``.
 
         ``retry_after`` becomes the Retry-After header (seconds, or an HTTP date
-        string). ``body``: a message to put in the provider's error format, or a
-        mapping sent verbatim as the JSON body.
+        string). ``body``: a message to put in the provider's error format, a
+        mapping sent verbatim as the JSON body, or bytes sent as they are (with
+        ``status=200``, a malformed reply: HTML, a JSON array, invalid UTF-8).
         """
         header = None if retry_after is None else str(retry_after)
         with self._lock:
@@ -227,6 +238,16 @@ class FakeProvider:
         self._closing.wait(stall)
         return self._checked(request, failure) or self._reply(request, number)
 
+    def _listing(self, path: str) -> _Response:
+        """``GET /v1/models`` as both APIs answer it: the served models (``models``; an
+        empty list when any name is accepted). Other paths: 404."""
+        if path.split("?", 1)[0] != "/v1/models":
+            return _error("openai", 404, f"no route for GET {path}")
+        names = sorted(self.models or ())
+        return _Response(200, {"object": "list", "has_more": False,
+                               "data": [{"id": n, "object": "model", "type": "model"}
+                                        for n in names]})
+
     def _checked(self, request: FakeRequest, failure: _Failure | None) -> _Response | None:
         if failure is not None:
             return _injected(request.provider, failure)
@@ -241,11 +262,21 @@ class FakeProvider:
             text = self.policy(request)
         except Exception as error:
             return _error(request.provider, 400, f"policy failed: {type(error).__name__}: {error}")
-        tokens_in, tokens_out = count_input_tokens(request), count_text_tokens(text)
+        tokens_out = count_text_tokens(text)
+        charge = self._cache_for(request).charge(request.blocks)
         if request.provider == "openai":
-            return _Response(200, openai_completion(request.model, text, tokens_in, tokens_out,
+            return _Response(200, openai_completion(request.model, text, charge, tokens_out,
                                                     number))
-        return _Response(200, anthropic_message(request.model, text, tokens_in, tokens_out, number))
+        return _Response(200, anthropic_message(request.model, text, charge, tokens_out, number))
+
+    def _cache_for(self, request: FakeRequest) -> PrefixCache:
+        """One prompt cache per provider and model, as hosted APIs keep them."""
+        with self._lock:
+            key = (request.provider, request.model)
+            if key not in self._caches:
+                mode: CacheMode = "automatic" if request.provider == "openai" else "explicit"
+                self._caches[key] = PrefixCache(mode, min_tokens=self.cache_min_tokens)
+            return self._caches[key]
 
 
 # -- decoding ---------------------------------------------------------------------------------
@@ -259,11 +290,15 @@ def decode_request(provider: Provider, body: Any, headers: Mapping[str, str],
     if not isinstance(messages, list) or not messages:
         raise BadRequest("`messages` must be a non-empty list")
     sizes: list[tuple[int, int]] = []
-    system_parts: list[str] = [] if provider == "openai" else _system_parts(body.get("system"))
+    blocks: list[Block] = []
+    system_parts: list[str] = []
+    if provider == "anthropic":
+        system_parts = _system_parts(body.get("system"))
+        blocks.extend(_system_blocks(body.get("system")))
     turns: list[FakeTurn] = []
     for message in messages:
         role, content = _role_and_content(message)
-        texts, images = _decode_content(provider, content, sizes, resize_to)
+        texts, images = _decode_content(provider, content, sizes, resize_to, (role, blocks))
         if role in ("system", "developer") and provider == "openai":
             system_parts.extend(texts)
         else:
@@ -271,7 +306,24 @@ def decode_request(provider: Provider, body: Any, headers: Mapping[str, str],
     max_tokens = body.get("max_completion_tokens") or body.get("max_tokens")
     return FakeRequest(provider, body["model"], "\n".join(system_parts), tuple(turns),
                        max_tokens if isinstance(max_tokens, int) else None, tuple(sizes),
-                       {name.lower(): value for name, value in headers.items()})
+                       {name.lower(): value for name, value in headers.items()}, tuple(blocks))
+
+
+def _block(role: str, part: Mapping[str, Any], first: bool, tokens: int) -> Block:
+    """A content part as the prompt cache sees it: its exact JSON without the marker."""
+    bare = {k: v for k, v in part.items() if k != "cache_control"}
+    key = json.dumps([role, first, bare], sort_keys=True)
+    return Block(hashlib.sha256(key.encode()).hexdigest(), tokens, "cache_control" in part, role,
+                 first)
+
+
+def _system_blocks(system: object) -> list[Block]:
+    if isinstance(system, str):
+        system = [{"type": "text", "text": system}]
+    if not isinstance(system, list):
+        return []
+    return [_block("system", part, i == 0, count_text_tokens(str(part.get("text", ""))))
+            for i, part in enumerate(system) if isinstance(part, dict)]
 
 
 def _system_parts(system: object) -> list[str]:
@@ -291,23 +343,29 @@ def _role_and_content(message: object) -> tuple[str, object]:
 
 
 def _decode_content(provider: Provider, content: object, sizes: list[tuple[int, int]],
-                    resize_to: tuple[int, int] | None) -> tuple[list[str], list[Image.Image]]:
+                    resize_to: tuple[int, int] | None,
+                    out: tuple[str, list[Block]]) -> tuple[list[str], list[Image.Image]]:
+    """The texts and images of one message; its blocks are appended to ``out``."""
+    role, blocks = out
     if isinstance(content, str):
-        return [content], []
+        content = [{"type": "text", "text": content}]
     if not isinstance(content, list):
         raise BadRequest("message content must be a string or a list of parts")
     texts: list[str] = []
     images: list[Image.Image] = []
-    for part in content:
+    for index, part in enumerate(content):
         kind = part.get("type") if isinstance(part, dict) else None
         if kind == "text":
             texts.append(str(part.get("text", "")))
+            tokens = count_text_tokens(texts[-1])
         elif kind in ("image_url", "image"):
             image = _open_image(_image_data(provider, part))
             sizes.append(image.size)
             images.append(fit_within(image, resize_to) if resize_to else image)
+            tokens = image_tokens(images[-1].width, images[-1].height)
         else:
             raise BadRequest(f"unsupported content part type {kind!r}")
+        blocks.append(_block(role, part, index == 0, tokens))
     return texts, images
 
 
@@ -351,33 +409,41 @@ def count_text_tokens(text: str) -> int:
     return len(text.split())
 
 
+def image_tokens(width: int, height: int) -> int:
+    """Anthropic's documented estimate for an image: width*height/750."""
+    return math.ceil(width * height / 750)
+
+
 def count_input_tokens(request: FakeRequest) -> int:
-    """Words of the system text and turns, plus width*height/750 per image (as seen)."""
-    texts = [request.system, *(turn.text for turn in request.turns)]
-    words = sum(count_text_tokens(text) for text in texts)
-    pixels = sum(math.ceil(image.width * image.height / 750) for image in request.images)
-    return words + pixels
+    """Every block of the request: words of text, width*height/750 per image (as seen)."""
+    return sum(block.tokens for block in request.blocks)
 
 
-def openai_completion(model: str, text: str, tokens_in: int, tokens_out: int,
+def openai_completion(model: str, text: str, charge: Charge, tokens_out: int,
                       number: int) -> dict[str, object]:
+    """``prompt_tokens`` includes the cached ones, reported under ``prompt_tokens_details``."""
+    prompt = charge.input_tokens + charge.cache_read_tokens + charge.cache_write_tokens
     return {
         "id": f"chatcmpl-fake-{number}", "object": "chat.completion",
         "created": int(time.time()), "model": model,
         "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
                      "message": {"role": "assistant", "content": text, "refusal": None}}],
-        "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out,
-                  "total_tokens": tokens_in + tokens_out},
+        "usage": {"prompt_tokens": prompt, "completion_tokens": tokens_out,
+                  "total_tokens": prompt + tokens_out,
+                  "prompt_tokens_details": {"cached_tokens": charge.cache_read_tokens}},
     }
 
 
-def anthropic_message(model: str, text: str, tokens_in: int, tokens_out: int,
+def anthropic_message(model: str, text: str, charge: Charge, tokens_out: int,
                       number: int) -> dict[str, object]:
+    """``input_tokens`` excludes cache reads and writes, as the Messages API reports them."""
     return {
         "id": f"msg_fake_{number}", "type": "message", "role": "assistant", "model": model,
         "content": [{"type": "text", "text": text}],
         "stop_reason": "end_turn", "stop_sequence": None,
-        "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out},
+        "usage": {"input_tokens": charge.input_tokens, "output_tokens": tokens_out,
+                  "cache_read_input_tokens": charge.cache_read_tokens,
+                  "cache_creation_input_tokens": charge.cache_write_tokens},
     }
 
 
@@ -394,7 +460,7 @@ def _error(provider: Provider, status: int, message: str,
 
 def _injected(provider: Provider, failure: _Failure) -> _Response:
     headers = {} if failure.retry_after is None else {"Retry-After": failure.retry_after}
-    if isinstance(failure.body, Mapping):
+    if isinstance(failure.body, bytes | Mapping):
         return _Response(failure.status, failure.body, headers)
     message = failure.body or f"injected HTTP {failure.status}"
     return _error(provider, failure.status, message, headers)
@@ -420,8 +486,14 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        response = self.server.provider._answer(self.path, dict(self.headers.items()), raw)
-        body = json.dumps(response.payload).encode("utf-8")
+        self._send(self.server.provider._answer(self.path, dict(self.headers.items()), raw))
+
+    def do_GET(self) -> None:
+        self._send(self.server.provider._listing(self.path))
+
+    def _send(self, response: _Response) -> None:
+        payload = response.payload
+        body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
         try:
             self.send_response(response.status)
             self.send_header("Content-Type", "application/json")

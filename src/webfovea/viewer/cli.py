@@ -13,14 +13,18 @@ from pathlib import Path
 from ..diagnose import diagnose, format_diagnosis
 from ..errors import ConfigError
 from ..replay import format_report, replay
+from .multi import is_run, write_folder, write_pair
 from .report import write_report
 
 Command = Callable[[argparse.Namespace], int]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> dict[str, Command]:
-    view = subparsers.add_parser("view", help="write a static HTML report of a task or bench run")
-    view.add_argument("run_dir", type=Path, metavar="RUN_OR_TASK_DIR")
+    view = subparsers.add_parser(
+        "view", help="write a static HTML report of a task or bench run; of two runs side by "
+                     "side (RUN_A RUN_B); or an index of every run under a folder")
+    view.add_argument("run_dirs", type=Path, nargs="+", metavar="RUN_OR_FOLDER",
+                      help="a task or bench run, two runs, or a folder of runs")
     view.add_argument("--embed", action="store_true",
                       help="embed the screenshots in the page (one file that travels alone)")
     rep = subparsers.add_parser("replay", help="re-parse every recorded reply with the current "
@@ -45,7 +49,15 @@ def _existing(path: Path) -> Path:
 
 
 def cmd_view(ns: argparse.Namespace) -> int:
-    print(write_report(_existing(ns.run_dir), embed=ns.embed))
+    dirs = [_existing(d) for d in ns.run_dirs]
+    if len(dirs) > 2:
+        raise ConfigError("view takes one run (or folder of runs), or two runs to put side by side")
+    if len(dirs) == 2:
+        print(write_pair(*dirs))
+    elif is_run(dirs[0]):
+        print(write_report(dirs[0], embed=ns.embed))
+    else:
+        print(write_folder(dirs[0]))
     return 0
 
 

@@ -23,6 +23,7 @@ from urllib.parse import quote
 from ..actions import REGISTRY
 from ..diagnose import STAGES, TaskDiagnosis, diagnose_task
 from ..trajectory import StepRecord
+from .pages import add_diffs, cost, row_extras
 from .rundir import RunDir, TaskRun, load_run
 
 REPORT_NAME = "view.html"
@@ -80,6 +81,8 @@ def _script_json(data: dict[str, Any]) -> str:
 def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) -> dict[str, Any]:
     r = task.result
     diagnosis = diagnose_task(task) if task.failed else None
+    steps = [_step_json(task.dir, s, embed) for s in task.steps]
+    add_diffs(task, steps)
     return {
         "kind": "task",
         "back": back,
@@ -89,10 +92,10 @@ def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) ->
             "reference": task.reference, "answer_url": r.answer_url,
             "evidence": _image(task.dir, r.evidence, embed), "evidence_at": r.evidence_at,
             "steps": r.steps, "elapsed": r.elapsed, "usage": r.usage.model_dump(),
-            "error": r.error, "model": r.model,
+            "error": r.error, "model": r.model, "cost": cost(r.usage),
         },
         "diagnosis": _diagnosis_json(diagnosis),
-        "steps": [_step_json(task.dir, s, embed) for s in task.steps],
+        "steps": steps,
     }
 
 
@@ -160,7 +163,8 @@ def _bench_data(run: RunDir) -> dict[str, Any]:
             "id": t.id, "href": _task_href(t, run.root), "status": r.status,
             "verdict": t.verdict, "steps": r.steps, "input_tokens": r.usage.input_tokens,
             "output_tokens": r.usage.output_tokens, "elapsed": r.elapsed, "tags": list(t.tags),
-            "stage": stage, "answer": r.answer, "reference": t.reference,
+            "stage": stage, "answer": r.answer, "reference": t.reference, **row_extras(t),
         })
-    return {"kind": "bench", "name": run.root.name, "tasks": rows,
+    model = next((t.result.model for t in run.tasks if t.result.model), "")
+    return {"kind": "bench", "name": run.root.name, "model": model, "tasks": rows,
             "stages": [[s, stages[s]] for s in STAGES]}

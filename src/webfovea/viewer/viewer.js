@@ -1,6 +1,7 @@
-// webfovea trajectory viewer: draws a bench table or one task's steps from the JSON
-// embedded in the page. Everything recorded from a page or a model is untrusted, so it only
-// ever reaches the DOM as text (textContent, attribute values) — never as markup.
+// webfovea trajectory viewer: draws a bench index, one task's steps, two runs side by side or
+// an index of runs from the JSON embedded in the page. Everything recorded from a page or a
+// model is untrusted, so it only ever reaches the DOM as text (textContent, attribute values)
+// — never as markup.
 (() => {
   "use strict";
   const SVG = "http://www.w3.org/2000/svg";
@@ -22,9 +23,15 @@
     return node;
   }
 
-  function svg(tag, attrs) {
+  function svg(tag, attrs, ...children) {
     const node = document.createElementNS(SVG, tag);
-    for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value !== null && value !== undefined) node.setAttribute(key, String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
     return node;
   }
 
@@ -32,6 +39,8 @@
     secs: (s) => (s === null || s === undefined ? "—" : `${Number(s).toFixed(1)} s`),
     int: (n) => Number(n || 0).toLocaleString("en-US"),
     text: (s) => (s === null || s === undefined || s === "" ? "—" : String(s)),
+    cost: (c) => (c === null || c === undefined ? "—" : `$${Number(c).toFixed(4)}`),
+    pct: (p) => `${(100 * p).toFixed(0)}%`,
   };
 
   function badge(text, tone) {
@@ -61,6 +70,71 @@
     return dl;
   }
 
+  function tokens(u) {
+    return `${fmt.int(u.input_tokens)} in / ${fmt.int(u.output_tokens)} out`;
+  }
+
+  // --- charts: inline SVG drawn from the numbers, text as text nodes ----------------------
+
+  // Success rate with its binomial standard error, sqrt(p(1-p)/n).
+  function rate(correct, n) {
+    const p = n ? correct / n : 0;
+    return { correct, n, p, se: n ? Math.sqrt((p * (1 - p)) / n) : 0 };
+  }
+
+  // Horizontal bars: one row per [label, value in 0..max, caption, whisker or null].
+  function barChart(title, rows, { max = 1, width = 460, whiskers = false } = {}) {
+    const rowH = 22;
+    const left = 150;
+    const plot = width - left - 120;
+    const height = rows.length * rowH + 24;
+    const chart = svg("svg", { class: "chart", width, height, viewBox: `0 0 ${width} ${height}`,
+      role: "img", "aria-label": title });
+    chart.append(svg("title", {}, title));
+    rows.forEach(([label, value, caption, se], i) => {
+      const y = 8 + i * rowH;
+      const w = max ? (plot * value) / max : 0;
+      chart.append(svg("text", { x: left - 8, y: y + 14, "text-anchor": "end", class: "label" }, label),
+        svg("rect", { x: left, y: y + 3, width: Math.max(0, w), height: rowH - 8, class: "bar" }),
+        svg("text", { x: left + plot + 8, y: y + 14, class: "value" }, caption));
+      if (whiskers && se !== null && se !== undefined) {
+        const lo = (plot * Math.max(0, value - se)) / max;
+        const hi = (plot * Math.min(max, value + se)) / max;
+        const cy = y + 3 + (rowH - 8) / 2;
+        chart.append(svg("line", { x1: left + lo, x2: left + hi, y1: cy, y2: cy, class: "whisker" }),
+          svg("line", { x1: left + lo, x2: left + lo, y1: cy - 5, y2: cy + 5, class: "whisker" }),
+          svg("line", { x1: left + hi, x2: left + hi, y1: cy - 5, y2: cy + 5, class: "whisker" }));
+      }
+    });
+    const axisY = height - 14;
+    chart.append(svg("line", { x1: left, x2: left + plot, y1: axisY, y2: axisY, class: "axis" }));
+    return chart;
+  }
+
+  function successChart(title, groups) {
+    const rows = [...groups.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([name, g]) => {
+      const r = rate(g.correct, g.n);
+      return [name, r.p, `${fmt.pct(r.p)} ± ${fmt.pct(r.se)} (${g.correct}/${g.n})`, r.se];
+    });
+    return el("figure", {}, el("figcaption", { text: title }),
+      rows.length ? barChart(title, rows, { whiskers: true }) : el("p", { cls: "muted", text: "no scored task" }));
+  }
+
+  // Histogram of values into about 8 equal bins (labels are the bins' lower edges).
+  function histogram(title, values, show) {
+    const xs = values.filter((v) => v !== null && v !== undefined && !Number.isNaN(v));
+    if (!xs.length) return el("figure", {}, el("figcaption", { text: title }), el("p", { cls: "muted", text: "no data" }));
+    const lo = Math.min(...xs);
+    const hi = Math.max(...xs);
+    const bins = Math.min(8, Math.max(1, new Set(xs).size));
+    const size = (hi - lo) / bins || 1;
+    const counts = new Array(bins).fill(0);
+    for (const x of xs) counts[Math.min(bins - 1, Math.floor((x - lo) / size))] += 1;
+    const rows = counts.map((n, i) => [`${show(lo + i * size)}–${show(lo + (i + 1) * size)}`, n, String(n)]);
+    return el("figure", {}, el("figcaption", { text: title }),
+      barChart(title, rows, { max: Math.max(...counts) }));
+  }
+
   // --- the marks drawn over a screenshot, in the sent image's own pixels -----------------
 
   function arrowHead(x1, y1, x2, y2, size) {
@@ -77,6 +151,9 @@
     const [w, h] = step.sent_size;
     const layer = svg("svg", { viewBox: `0 0 ${w} ${h}`, preserveAspectRatio: "none",
       "aria-hidden": "true" });
+    for (const [x, y, bw, bh] of step.diff || []) {
+      layer.append(svg("rect", { class: "diff", x, y, width: bw, height: bh }));
+    }
     const marks = step.marks;
     if (!marks || !w || !h) return layer;
     const r = Math.max(w, h) * 0.012;
@@ -104,10 +181,31 @@
     return layer;
   }
 
+  // The full-size view: the image at its own pixels (scrollable), marks included.
+  const zoom = {
+    box: null,
+    open(src, step, alt) {
+      this.close();
+      const img = el("img", { src, alt, width: step.sent_size[0], height: step.sent_size[1] });
+      const shot = el("div", { cls: "shot full" }, img, overlay(step));
+      const closeButton = el("button", { type: "button", cls: "close", text: "close (Esc)" });
+      this.box = el("div", { cls: "zoom", role: "dialog", "aria-label": alt }, closeButton, shot);
+      this.box.addEventListener("click", (e) => { if (e.target === this.box || e.target === closeButton) this.close(); });
+      document.body.append(this.box);
+      closeButton.focus();
+    },
+    close() {
+      if (this.box) this.box.remove();
+      this.box = null;
+    },
+  };
+
   function screenshot(src, step, alt) {
     const img = el("img", { src, alt, loading: "lazy", width: step.sent_size[0],
       height: step.sent_size[1] });
-    return el("div", { cls: "shot" }, img, overlay(step));
+    const shot = el("div", { cls: "shot zoomable", title: "click for full size" }, img, overlay(step));
+    shot.addEventListener("click", () => zoom.open(src, step, alt));
+    return shot;
   }
 
   // --- one task ---------------------------------------------------------------------------
@@ -128,11 +226,23 @@
 
   function diagnosisBox(d) {
     if (!d) return null;
-    const where = d.step === null ? "the task as a whole" : `step ${d.step}`;
+    const where = d.step === null ? "the task as a whole"
+      : el("a", { href: `#step-${d.step}`, text: `step ${d.step}` });
     const rest = otherFindings(d);
     return el("section", { cls: "diagnosis" },
-      el("strong", { text: `Diagnosis: ${d.stage}` }), ` (${where}) — `, d.evidence,
+      el("strong", { text: `Diagnosis: ${d.stage}` }), " (", where, ") — ", d.evidence,
       rest.length ? el("ul", {}, rest) : null);
+  }
+
+  // The diagnosis again, inside the step it blames.
+  function blame(d, step) {
+    if (!d) return null;
+    const here = d.findings.filter((f) => f.step === step);
+    if (d.step !== step && !here.length) return null;
+    const lines = here.length ? here : [{ stage: d.stage, evidence: d.evidence, strong: true }];
+    return el("div", { cls: `diagnosis blame${d.step === step ? " first" : ""}` },
+      el("strong", { text: d.step === step ? `Diagnosis blames this step: ${d.stage}` : "Also found here" }),
+      el("ul", {}, lines.map((f) => el("li", {}, `${f.stage}${f.strong ? "" : " [weak]"}: `, f.evidence))));
   }
 
   function taskHeader(t, back) {
@@ -147,13 +257,15 @@
         ["model", fmt.text(t.model)],
         ["steps", String(t.steps)],
         ["time", fmt.secs(t.elapsed)],
-        ["tokens", `${fmt.int(t.usage.input_tokens)} in / ${fmt.int(t.usage.output_tokens)} out` +
-          ` · ${t.usage.calls} calls · ${t.usage.retries} retries`],
+        ["tokens", `${tokens(t.usage)} · ${t.usage.calls} calls · ${t.usage.retries} retries`],
+        ["cost", t.cost === null || t.cost === undefined ? null : fmt.cost(t.cost)],
         ["error", t.error],
       ]),
       el("p", { cls: "keys", text: "Keys: j / → next step, k / ← previous, r raw reply, " +
-        "Home / End first / last. Red ring: the point the model gave, drawn on the image it " +
-        "was sent; dashed orange ring: where the harness acted, when that differs." }),
+        "Home / End first / last, Esc closes the full-size view. Red ring: the point the model " +
+        "gave, drawn on the image it was sent; dashed orange ring: where the harness acted, when " +
+        "that differs; blue dashed boxes: what changed on screen since the previous step. " +
+        "Click a screenshot for full size; the address follows the step, so it can be linked." }),
     ];
   }
 
@@ -172,27 +284,45 @@
       el("div", { cls: "answer" }, shot, info));
   }
 
-  function stepCard(s) {
+  // What the model was sent at this step: the prompt text and the images, by reference.
+  function sentSection(s) {
+    const sent = s.sent;
+    if (!sent) return null;
+    const images = (sent.images || []).map((img) => el("li", {},
+      img.href ? el("a", { href: img.href, text: img.label || img.path }) : fmt.text(img.label || img.path),
+      img.size ? ` (${img.size[0]}×${img.size[1]})` : ""));
+    return el("details", { cls: "sent" }, el("summary", { text: `Sent to the model (${images.length} images)` }),
+      images.length ? el("ul", {}, images) : null,
+      sent.system ? el("div", {}, el("strong", { text: "System" }), el("pre", { text: sent.system })) : null,
+      el("div", {}, el("strong", { text: "Prompt" }), el("pre", { text: sent.text || "—" })));
+  }
+
+  function stepCard(s, diagnosis) {
     const action = s.action_source
       ? el("code", { text: s.action_source })
       : el("span", { cls: "refused", text: "no action (the reply did not parse)" });
     const side = el("div", {},
-      el("h3", {}, `Step ${s.step}`, badge(s.outcome, outcomeTone(s.outcome))),
+      el("h3", {}, el("a", { href: `#step-${s.step}`, cls: "anchor", text: `Step ${s.step}` }),
+        badge(s.outcome, outcomeTone(s.outcome))),
       el("div", { cls: "muted mono", text: s.url }),
+      blame(diagnosis, s.step),
       facts([
         ["action", action],
+        ["landed", s.page_points.length ? s.page_points.map(([x, y]) => `(${x}, ${y})`).join(" → ") +
+          " page px" : null],
         ["guardrail", s.guardrail ? el("span", { cls: "refused", text: `refused by ${s.guardrail}` })
           : null],
         ["frame", s.frame],
+        ["changed", s.diff ? `${s.diff.length} region${s.diff.length === 1 ? "" : "s"} since the previous step` : null],
         ["timing", `model ${fmt.secs(s.model_seconds)} · harness ${fmt.secs(s.harness_seconds)}`],
-        ["tokens", `${fmt.int(s.usage.input_tokens)} in / ${fmt.int(s.usage.output_tokens)} out` +
-          (s.usage.retries ? ` · ${s.usage.retries} retries` : "")],
+        ["tokens", tokens(s.usage) + (s.usage.retries ? ` · ${s.usage.retries} retries` : "")],
       ]),
       el("div", { cls: "note" }, el("strong", { text: "Note: " }), s.note || "—"),
       s.parse_error ? el("pre", { cls: "refused", text: s.parse_error }) : null,
       el("div", {}, el("strong", { text: "Thought" }), el("pre", { text: s.thought || "—" })),
       s.stripped.length ? el("details", {}, el("summary", { text: `Stripped (${s.stripped.length})` }),
         s.stripped.map((x) => el("pre", { text: x }))) : null,
+      sentSection(s),
       el("details", { cls: "raw" }, el("summary", { text: "Raw reply" }),
         el("pre", { text: s.raw_reply })),
       Object.keys(s.details).length ? el("details", {}, el("summary", { text: "Details" }),
@@ -202,44 +332,80 @@
     return el("article", { cls: "step", id: `step-${s.step}`, "data-step": s.step }, shot, side);
   }
 
-  function keyboard(cards) {
+  // The current step: highlighted in the timeline, named in the address (#step-N).
+  function stepper(cards, links) {
     let current = -1;
+    const mark = (i) => {
+      current = i;
+      cards.forEach((c, j) => c.classList.toggle("current", j === i));
+      links.forEach((a, j) => a.classList.toggle("current", j === i));
+      const hash = `#${cards[i].id}`;
+      if (location.hash !== hash) history.replaceState(null, "", hash);
+    };
     const go = (i) => {
       if (!cards.length) return;
-      current = Math.max(0, Math.min(cards.length - 1, i));
-      cards.forEach((c, j) => c.classList.toggle("current", j === current));
+      mark(Math.max(0, Math.min(cards.length - 1, i)));
       cards[current].scrollIntoView({ block: "start" });
     };
+    // Scrolling by hand moves the current step too: the card nearest the top of the view.
+    let ticking = false;
+    window.addEventListener("scroll", () => {
+      if (ticking || !cards.length) return;
+      ticking = true;
+      requestAnimationFrame(() => {
+        ticking = false;
+        const line = 90;
+        let best = -1;
+        cards.forEach((c, j) => { if (c.getBoundingClientRect().top <= line) best = j; });
+        if (best >= 0 && best !== current) mark(best);
+      });
+    }, { passive: true });
+    const fromHash = () => {
+      const wanted = cards.findIndex((c) => `#${c.id}` === location.hash);
+      if (wanted >= 0) go(wanted);
+    };
+    window.addEventListener("hashchange", fromHash);
+    fromHash();
+    return { go, get current() { return current; } };
+  }
+
+  function keyboard(cards, step) {
     const keys = {
-      j: () => go(current + 1), ArrowRight: () => go(current + 1),
-      k: () => go(current - 1), ArrowLeft: () => go(current - 1),
-      Home: () => go(0), End: () => go(cards.length - 1),
-      r: () => { if (current >= 0) { const d = cards[current].querySelector("details.raw"); d.open = !d.open; } },
+      j: () => step.go(step.current + 1), ArrowRight: () => step.go(step.current + 1),
+      k: () => step.go(step.current - 1), ArrowLeft: () => step.go(step.current - 1),
+      Home: () => step.go(0), End: () => step.go(cards.length - 1),
+      r: () => {
+        if (step.current >= 0) { const d = cards[step.current].querySelector("details.raw"); d.open = !d.open; }
+      },
+      Escape: () => zoom.close(),
     };
     document.addEventListener("keydown", (e) => {
       if (e.ctrlKey || e.metaKey || e.altKey || !keys[e.key]) return;
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
       e.preventDefault();
+      if (zoom.box && e.key !== "Escape") zoom.close();
       keys[e.key]();
     });
-    const wanted = cards.findIndex((c) => `#${c.id}` === location.hash);
-    if (wanted >= 0) go(wanted);
   }
 
   function timeline(steps) {
-    return el("nav", { cls: "timeline", "aria-label": "steps" }, steps.map((s) =>
+    const links = steps.map((s) =>
       el("a", { href: `#step-${s.step}`, cls: `badge ${outcomeTone(s.outcome)}`,
-        title: `${s.outcome}: ${s.action_source || "no action"}`, text: String(s.step) })));
+        title: `${s.outcome}: ${s.action_source || "no action"}`, text: String(s.step) }));
+    const nav = el("nav", { cls: "timeline", "aria-label": "steps" }, el("span", { cls: "muted", text: "steps" }), links);
+    return [nav, links];
   }
 
   function renderTask(d) {
-    const cards = d.steps.map(stepCard);
+    const cards = d.steps.map((s) => stepCard(s, d.diagnosis));
+    const [nav, links] = timeline(d.steps);
     const parts = [...taskHeader(d.task, d.back), diagnosisBox(d.diagnosis), answerSection(d.task),
-      el("h2", { text: `Steps (${d.steps.length})` }), timeline(d.steps), ...cards];
+      el("h2", { text: `Steps (${d.steps.length})` }), nav, ...cards];
     app.append(...parts.filter((p) => p !== null));
-    keyboard(cards);
+    keyboard(cards, stepper(cards, links));
   }
 
-  // --- a bench run ------------------------------------------------------------------------
+  // --- a bench run: the index ---------------------------------------------------------------
 
   function choice(label, values) {
     const select = el("select", { "aria-label": label },
@@ -248,56 +414,200 @@
     return [el("label", {}, `${label}: `, select), select];
   }
 
-  function benchRow(t) {
-    const tokens = `${fmt.int(t.input_tokens)} / ${fmt.int(t.output_tokens)}`;
-    return el("tr", { "data-status": t.status, "data-verdict": t.verdict },
-      el("td", {}, el("a", { href: t.href, text: t.id })),
-      el("td", {}, badge(t.status, statusTone(t.status))),
-      el("td", {}, badge(t.verdict, verdictTone(t.verdict))),
-      el("td", { cls: "num", text: String(t.steps) }),
-      el("td", { cls: "num", text: tokens }),
-      el("td", { cls: "num", text: fmt.secs(t.elapsed) }),
-      el("td", { text: fmt.text(t.stage) }),
-      el("td", { text: fmt.text(t.answer) }),
-      el("td", { text: fmt.text(t.reference) }),
-      el("td", { text: t.tags.join(", ") }));
+  function atLeast(label) {
+    const input = el("input", { type: "number", min: "0", step: "any", "aria-label": label, size: "6" });
+    return [el("label", {}, `${label} ≥ `, input), input];
+  }
+
+  // Sortable columns: [heading, value of a row for sorting, cell]
+  const COLUMNS = [
+    ["task", (t) => t.id, (t) => el("td", {}, el("a", { href: t.href, text: t.id }))],
+    ["status", (t) => t.status, (t) => el("td", {}, badge(t.status, statusTone(t.status)))],
+    ["verdict", (t) => t.verdict, (t) => el("td", {}, badge(t.verdict, verdictTone(t.verdict)))],
+    ["outcome", (t) => t.bucket, (t) => el("td", { text: t.bucket })],
+    ["site", (t) => t.site, (t) => el("td", { text: fmt.text(t.site) })],
+    ["steps", (t) => t.steps, (t) => el("td", { cls: "num", text: String(t.steps) })],
+    ["time", (t) => t.elapsed, (t) => el("td", { cls: "num", text: fmt.secs(t.elapsed) })],
+    ["tokens", (t) => t.input_tokens + t.output_tokens,
+      (t) => el("td", { cls: "num", text: `${fmt.int(t.input_tokens)} / ${fmt.int(t.output_tokens)}` })],
+    ["cost", (t) => (t.cost === null ? -1 : t.cost), (t) => el("td", { cls: "num", text: fmt.cost(t.cost) })],
+    ["stage", (t) => t.stage || "", (t) => el("td", { text: fmt.text(t.stage) })],
+    ["answer", (t) => t.answer || "", (t) => el("td", { text: fmt.text(t.answer) })],
+    ["reference", (t) => t.reference || "", (t) => el("td", { text: fmt.text(t.reference) })],
+    ["tags", (t) => t.tags.join(","), (t) => el("td", { text: t.tags.join(", ") })],
+  ];
+  const NUMERIC = new Set(["steps", "time", "tokens", "cost"]);
+
+  function compare(a, b) {
+    if (typeof a === "number" && typeof b === "number") return a - b;
+    return String(a).localeCompare(String(b), "en", { numeric: true });
+  }
+
+  function sortableTable(tasks, columns, numeric) {
+    const rows = tasks.map((t) => el("tr", { "data-id": t.id, "data-status": t.status, "data-verdict": t.verdict },
+      columns.map(([, , cell]) => cell(t))));
+    const body = el("tbody", {}, rows);
+    let sorted = { column: -1, dir: 1 };
+    const heads = columns.map(([name], i) => {
+      const button = el("button", { type: "button", text: name });
+      const th = el("th", { cls: numeric.has(name) ? "num" : "", "aria-sort": "none" }, button);
+      button.addEventListener("click", () => {
+        sorted = { column: i, dir: sorted.column === i ? -sorted.dir : 1 };
+        const key = columns[i][1];
+        const order = tasks.map((t, j) => j).sort((x, y) =>
+          sorted.dir * compare(key(tasks[x]), key(tasks[y])) || x - y);
+        body.append(...order.map((j) => rows[j]));
+        heads.forEach((h, j) => h.setAttribute("aria-sort", j !== i ? "none" : sorted.dir > 0 ? "ascending" : "descending"));
+      });
+      return th;
+    });
+    return [el("table", { cls: "index" }, el("thead", {}, el("tr", {}, heads)), body), rows];
+  }
+
+  function groupRates(tasks, keysOf) {
+    const groups = new Map();
+    for (const t of tasks) {
+      if (t.verdict === "unscored") continue;
+      for (const key of keysOf(t)) {
+        if (!groups.has(key)) groups.set(key, { correct: 0, n: 0 });
+        const g = groups.get(key);
+        g.n += 1;
+        g.correct += t.verdict === "correct" ? 1 : 0;
+      }
+    }
+    return groups;
+  }
+
+  function benchCharts(d) {
+    const buckets = new Map();
+    for (const t of d.tasks) buckets.set(t.bucket, (buckets.get(t.bucket) || 0) + 1);
+    const bucketRows = [...buckets.entries()].sort((a, b) => b[1] - a[1])
+      .map(([name, n]) => [name, n, `${n} (${fmt.pct(n / d.tasks.length)})`]);
+    const costs = d.tasks.map((t) => t.cost);
+    return el("section", { cls: "charts" },
+      successChart("Success by site (± standard error)", groupRates(d.tasks, (t) => (t.site ? [t.site] : []))),
+      successChart("Success by tag (± standard error)", groupRates(d.tasks, (t) => t.tags)),
+      el("figure", {}, el("figcaption", { text: "Outcomes" }),
+        barChart("Outcomes", bucketRows, { max: Math.max(1, ...buckets.values()) })),
+      histogram("Time per task (s)", d.tasks.map((t) => t.elapsed), (v) => v.toFixed(0)),
+      costs.some((c) => c !== null)
+        ? histogram("Cost per task ($)", costs, (v) => v.toFixed(3))
+        : histogram("Tokens per task (thousands)", d.tasks.map((t) => (t.input_tokens + t.output_tokens) / 1000), (v) => v.toFixed(0)));
   }
 
   function renderBench(d) {
     const unique = (xs) => [...new Set(xs)].sort();
-    const [statusLabel, status] = choice("statuses", unique(d.tasks.map((t) => t.status)));
-    const [verdictLabel, verdict] = choice("verdicts", unique(d.tasks.map((t) => t.verdict)));
-    const [tagLabel, tag] = choice("tags", unique(d.tasks.flatMap((t) => t.tags)));
-    const [stageLabel, stage] = choice("stages", unique(d.tasks.map((t) => t.stage).filter(Boolean)));
-    const shown = el("span", { cls: "muted" });
-    const rows = d.tasks.map(benchRow);
-    const head = ["task", "status", "verdict", "steps", "tokens in / out", "time", "stage",
-      "answer", "reference", "tags"];
-    const table = el("table", {}, el("thead", {}, el("tr", {}, head.map((h, i) =>
-      el("th", { cls: i >= 3 && i <= 5 ? "num" : "", text: h })))), el("tbody", {}, rows));
+    const selects = [
+      ["statuses", (t) => [t.status]], ["verdicts", (t) => [t.verdict]], ["outcomes", (t) => [t.bucket]],
+      ["sites", (t) => (t.site ? [t.site] : [])], ["tags", (t) => t.tags],
+      ["stages", (t) => (t.stage ? [t.stage] : [])],
+    ].map(([label, values]) => [...choice(label, unique(d.tasks.flatMap(values))), values]);
+    const minimums = [
+      ["steps", (t) => t.steps], ["time (s)", (t) => t.elapsed],
+      ["tokens", (t) => t.input_tokens + t.output_tokens], ["cost ($)", (t) => t.cost ?? 0],
+    ].map(([label, value]) => [...atLeast(label), value]);
+    const search = el("input", { type: "search", "aria-label": "search", placeholder: "id, answer, instruction…" });
+    const shown = el("span", { cls: "muted", role: "status" });
+    const [table, rows] = sortableTable(d.tasks, COLUMNS, NUMERIC);
     const apply = () => {
+      const needle = search.value.trim().toLowerCase();
       let count = 0;
       rows.forEach((row, i) => {
         const t = d.tasks[i];
-        const ok = (!status.value || t.status === status.value) &&
-          (!verdict.value || t.verdict === verdict.value) &&
-          (!tag.value || t.tags.includes(tag.value)) && (!stage.value || t.stage === stage.value);
+        const ok = selects.every(([, s, values]) => !s.value || values(t).includes(s.value)) &&
+          minimums.every(([, input, value]) => input.value === "" || value(t) >= Number(input.value)) &&
+          (!needle || [t.id, t.answer, t.reference, t.instruction].some((x) => String(x ?? "").toLowerCase().includes(needle)));
         row.hidden = !ok;
         count += ok ? 1 : 0;
       });
       shown.textContent = `${count} of ${rows.length} tasks shown`;
     };
-    [status, verdict, tag, stage].forEach((s) => s.addEventListener("change", apply));
-    const solved = d.tasks.filter((t) => t.verdict === "correct").length;
+    selects.forEach(([, s]) => s.addEventListener("change", apply));
+    minimums.forEach(([, input]) => input.addEventListener("input", apply));
+    search.addEventListener("input", apply);
+    const scored = d.tasks.filter((t) => t.verdict !== "unscored");
+    const solved = scored.filter((t) => t.verdict === "correct").length;
+    const r = rate(solved, scored.length);
     const finished = d.tasks.filter((t) => t.status === "finished").length;
     const stages = d.stages.filter(([, n]) => n).map(([name, n]) => `${name} ${n}`);
+    const costs = d.tasks.map((t) => t.cost).filter((c) => c !== null);
+    const inTokens = d.tasks.reduce((a, t) => a + t.input_tokens, 0);
+    const outTokens = d.tasks.reduce((a, t) => a + t.output_tokens, 0);
     app.append(el("h1", { text: `Bench run ${d.name}` }),
-      el("p", { text: `${d.tasks.length} tasks · ${finished} finished · ${solved} scored correct` }),
+      el("p", { cls: "headline" },
+        el("strong", { text: scored.length ? `success ${fmt.pct(r.p)} ± ${fmt.pct(r.se)} (${solved}/${scored.length})` : "no scored task" }),
+        ` · ${d.tasks.length} tasks · ${finished} finished · model ${fmt.text(d.model)}` +
+        ` · tokens ${fmt.int(inTokens)} in / ${fmt.int(outTokens)} out` +
+        (costs.length ? ` · cost ${fmt.cost(costs.reduce((a, c) => a + c, 0))}` : "")),
       el("p", { text: `Failures by the stage that broke first: ${stages.join(" · ") || "none"}` }),
-      el("div", { cls: "filters" }, statusLabel, verdictLabel, tagLabel, stageLabel, shown), table);
+      benchCharts(d),
+      el("div", { cls: "filters" }, selects.map(([label]) => label), minimums.map(([label]) => label),
+        el("label", {}, "search: ", search), shown),
+      table);
     apply();
   }
 
-  if (data.kind === "bench") renderBench(data);
-  else renderTask(data);
+  // --- two runs side by side ----------------------------------------------------------------
+
+  const GROUPS = [
+    ["fixed", "Fixed (wrong in A, right in B)", "good"],
+    ["broken", "Broken (right in A, wrong in B)", "bad"],
+    ["both_wrong", "Both wrong", "warn"],
+    ["both_right", "Both right", ""],
+    ["unpaired", "Not scored in both", ""],
+  ];
+
+  function side(run, t) {
+    if (!t) return el("td", { cls: "muted", text: "not in this run" });
+    return el("td", { cls: "side" },
+      el("div", {}, el("a", { href: t.href, text: "task page" }), " ", badge(t.status, statusTone(t.status)),
+        " ", badge(t.verdict, verdictTone(t.verdict)), ` · ${t.steps} steps · ${fmt.secs(t.elapsed)}`),
+      el("div", {}, el("strong", { text: "answer: " }), fmt.text(t.answer)),
+      t.evidence ? el("div", { cls: "shot thumb" }, el("img", { src: t.evidence, alt: `final screenshot of ${run}`, loading: "lazy" }))
+        : el("p", { cls: "muted", text: "no final screenshot" }));
+  }
+
+  function renderPair(d) {
+    const counts = new Map(GROUPS.map(([g]) => [g, 0]));
+    for (const t of d.tasks) counts.set(t.group, counts.get(t.group) + 1);
+    const [label, select] = choice("groups", GROUPS.map(([g]) => g).filter((g) => counts.get(g)));
+    const sections = GROUPS.filter(([g]) => counts.get(g)).map(([g, title, tone]) => {
+      const rows = d.tasks.filter((t) => t.group === g).map((t) => el("tr", { "data-id": t.id },
+        el("td", {}, el("strong", { text: t.id }), el("div", { cls: "muted", text: fmt.text(t.reference) ? `reference: ${t.reference}` : "" })),
+        side("A", t.a), side("B", t.b)));
+      return el("section", { cls: `group ${tone}`, "data-group": g },
+        el("h2", {}, badge(`${counts.get(g)}`, tone), ` ${title}`),
+        el("table", { cls: "pair" }, el("thead", {}, el("tr", {}, el("th", { text: "task" }),
+          el("th", { text: `A: ${d.a.name}` }), el("th", { text: `B: ${d.b.name}` }))), el("tbody", {}, rows)));
+    });
+    select.addEventListener("change", () => sections.forEach((s) => { s.hidden = !!select.value && s.dataset.group !== select.value; }));
+    const line = (run) => `${run.name}: ${fmt.text(run.model)} · success ${run.scored ? `${fmt.pct(run.correct / run.scored)} (${run.correct}/${run.scored})` : "n/a"}`;
+    app.append(el("h1", { text: "Two runs side by side" }),
+      el("p", {}, el("a", { href: d.a.href, text: "A" }), ` ${line(d.a)}`),
+      el("p", {}, el("a", { href: d.b.href, text: "B" }), ` ${line(d.b)}`),
+      el("p", { text: `${d.tasks.length} tasks in both · ` + GROUPS.filter(([g]) => counts.get(g)).map(([g]) => `${g.replace("_", " ")} ${counts.get(g)}`).join(" · ") }),
+      el("div", { cls: "filters" }, label), ...sections);
+  }
+
+  // --- an index of runs ---------------------------------------------------------------------
+
+  function renderFolder(d) {
+    const runs = d.runs.map((r) => ({ ...r, id: r.name }));
+    const columns = [
+      ["run", (r) => r.name, (r) => el("td", {}, el("a", { href: r.href, text: r.name }))],
+      ["kind", (r) => r.kind, (r) => el("td", { text: r.kind })],
+      ["model", (r) => r.model, (r) => el("td", { text: fmt.text(r.model) })],
+      ["date", (r) => r.date, (r) => el("td", { text: fmt.text(r.date) })],
+      ["tasks", (r) => r.tasks, (r) => el("td", { cls: "num", text: String(r.tasks) })],
+      ["success", (r) => (r.scored ? r.correct / r.scored : -1), (r) => el("td", { cls: "num",
+        text: r.scored ? `${fmt.pct(r.correct / r.scored)} ± ${fmt.pct(rate(r.correct, r.scored).se)} (${r.correct}/${r.scored})` : "—" })],
+      ["cost", (r) => (r.cost === null ? -1 : r.cost), (r) => el("td", { cls: "num", text: fmt.cost(r.cost) })],
+      ["tokens", (r) => r.input_tokens + r.output_tokens, (r) => el("td", { cls: "num", text: `${fmt.int(r.input_tokens)} / ${fmt.int(r.output_tokens)}` })],
+    ];
+    const [table] = sortableTable(runs, columns, new Set(["tasks", "success", "cost", "tokens"]));
+    app.append(el("h1", { text: `Runs in ${d.name}` }), el("p", { cls: "muted", text: `${d.runs.length} runs` }), table);
+  }
+
+  const renderers = { bench: renderBench, task: renderTask, pair: renderPair, folder: renderFolder };
+  renderers[data.kind](data);
 })();

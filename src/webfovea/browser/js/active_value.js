@@ -1,6 +1,8 @@
-// The value of the focused field of this frame, as the page holds it now.
+// The value of the focused field of this frame, as the page holds it now (inside open
+// shadow roots too).
 () => {
-  const a = document.activeElement;
+  let a = document.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
   if (!a || a === document.body) return null;
   const value = a.isContentEditable ? a.innerText : a.value;
   return {

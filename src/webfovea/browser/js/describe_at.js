@@ -2,9 +2,17 @@
 // tag, role (explicit or implied), its own short visible text, whether it looks
 // clickable or editable, whether it is a graphic (SVG or canvas, whose effects may be
 // text or pixels only, with the canvas box), and the options of a <select> (the
-// point may be on its label).
+// point may be on its label). Open shadow roots are looked into; a custom element whose
+// content cannot be looked into (a closed shadow root) is a graphic like a canvas: only
+// its pixels can tell whether it changed.
 ({ x, y }) => {
-  const el = document.elementFromPoint(x, y);
+  // The innermost element at the point, through open shadow roots.
+  let el = document.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
   if (!el) return null;
   const squash = (s) => (s || "").replace(/\s+/g, " ").trim();
   // The element's own words: its text nodes, else its label attributes, else its whole
@@ -30,7 +38,8 @@
   const clickableTags = new Set(["A", "BUTTON", "SELECT", "INPUT", "TEXTAREA", "LABEL", "SUMMARY", "OPTION"]);
   const clickableRoles = new Set(["button", "link", "tab", "menuitem", "option", "checkbox", "radio", "switch", "combobox", "menuitemcheckbox", "menuitemradio", "treeitem"]);
   let clickable = false;
-  for (let n = el; n && n.nodeType === 1 && n !== document.body; n = n.parentElement) {
+  const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
+  for (let n = el; n && n.nodeType === 1 && n !== document.body; n = up(n)) {
     const role = n.getAttribute("role");
     if (clickableTags.has(n.tagName) || (role && clickableRoles.has(role)) || n.onclick ||
         n.hasAttribute("onclick") || getComputedStyle(n).cursor === "pointer") {
@@ -43,7 +52,8 @@
   const select = control.closest ? control.closest("select") : null;
   const editable = (control.tagName === "INPUT" && !["button", "submit", "checkbox", "radio", "file", "image", "reset", "range", "color"].includes(control.type)) ||
     control.tagName === "TEXTAREA" || control.isContentEditable;
-  const canvas = el.tagName === "CANVAS" ? el : null;
+  const closed = el.tagName.includes("-") && !el.shadowRoot && !el.firstElementChild;
+  const canvas = el.tagName === "CANVAS" || closed ? el : null;
   const box = canvas ? canvas.getBoundingClientRect() : null;
   return {
     tag: el.tagName.toLowerCase(),
@@ -52,7 +62,7 @@
     text: ownText(el),
     clickable,
     editable: Boolean(editable),
-    graphic: canvas ? "canvas" : el.closest("svg") ? "svg" : null,
+    graphic: closed ? "shadow" : canvas ? "canvas" : el.closest("svg") ? "svg" : null,
     canvas: box ? { left: box.left, top: box.top, width: box.width, height: box.height } : null,
     select: select ? {
       options: Array.from(select.options).map((o) => squash(o.text)),

@@ -1,4 +1,5 @@
-// Matches of a text in this frame (case-insensitive, visible text nodes only).
+// Matches of a text in this frame (case-insensitive, visible text nodes only, open shadow
+// roots included).
 // With `scrollTo` set, scroll match number `scrollTo` into view and select it, so the
 // screenshot shows where it is. Returns the number of matches, never the text.
 ({ text, scrollTo }) => {
@@ -8,10 +9,20 @@
   const shown = (el) => (el.checkVisibility
     ? el.checkVisibility({ visibilityProperty: true })
     : el.getClientRects().length > 0);
-  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
+  // The document and every open shadow root in it: their text is on the page too.
+  const roots = [document];
+  for (let i = 0; i < roots.length; i++) {
+    for (const e of roots[i].querySelectorAll("*")) if (e.shadowRoot) roots.push(e.shadowRoot);
+  }
   const hits = [];
   const seen = new Map();
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  const texts = roots.flatMap((r) => {
+    const walker = document.createTreeWalker(r === document ? document.body || document.documentElement : r, NodeFilter.SHOW_TEXT);
+    const out = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) out.push(node);
+    return out;
+  });
+  for (const node of texts) {
     const parent = node.parentElement;
     if (!parent || ["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"].includes(parent.tagName)) continue;
     const hay = norm(node.nodeValue);

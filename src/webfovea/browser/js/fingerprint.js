@@ -1,29 +1,27 @@
 // This frame's fingerprint, and its comparison with the one taken before the action.
 //
-// One evaluate per frame and phase. "watch" only starts the watcher below; "baseline"
-// waits until it has watched long enough to know what changes by itself; "before"
-// snapshots the frame and opens an action window; "peek" compares with the snapshot and
-// keeps the window open (the iframe fallback asks this); "after" compares and closes it.
-// (x, y) is the action point in this frame's CSS pixels, or null.
+// One evaluate per frame and phase, after watch.js made sure the watcher runs. "watch"
+// only touches the watcher; "baseline" waits until it has watched long enough to know
+// what changes by itself; "before" snapshots the frame and opens an action window; "peek"
+// compares with the snapshot and keeps the window open (the iframe fallback asks this);
+// "after" compares and closes it. (x, y) is the action point in this frame's CSS pixels.
 //
-// Why a watcher and not two fingerprints: ticking clocks and rotating carousels change
-// the DOM with no action at all. A MutationObserver, installed on first use, learns
-// between actions (while the model thinks) which regions change by themselves: a region
-// that changed in two separate bursts is volatile. During an action, mutations inside
-// volatile regions are noise, unless the action point is inside that region or the
-// change is much larger than the region's own bursts. A one-off late render does not
-// make a region volatile, so a change the action really caused is not hidden: hiding
-// one makes the model abandon an action that worked, which costs more than a false
-// "took effect". Visible text changes the same way: a caused mutation that carries text,
-// or (CSS :hover reveals, no mutation at all) a change in the text of the element under
-// the point and its nearest ancestors, which stop below any region that ticks by itself.
+// The noise rule: during an action, mutations inside volatile regions (see watch.js) are
+// noise, unless the action's own input events made them (a carousel's "next" arrow
+// swaps the slide inside its click handler) or they are much larger than the region's
+// own bursts. A volatile region the action was aimed at that changed, with nothing to
+// tell whether the action did it, is reported as uncertain: the note then says
+// "unknown", never "changed". Visible text changes the same way: a caused mutation that
+// carries text, or (CSS :hover reveals, no mutation at all) a change in the text of the
+// element under the point and its nearest ancestors, which stop below any region that
+// ticks by itself. Open shadow roots count like the light DOM everywhere.
 ({ x, y, phase, quietMs, capMs }) => {
-  const KEY = Symbol.for("webfovea.watch");
-  const BURST_GAP = 250; // ms without mutation that ends a burst
-  const BURST_MAX = 1000; // a continuous animation still counts one burst per second
-  const IGNORED = new Set(["SCRIPT", "STYLE", "LINK", "META", "NOSCRIPT", "TEMPLATE"]);
+  const w = window[Symbol.for("webfovea.watch")];
+  const BURST_GAP = 250;
   const now = () => performance.now();
   const point = x === null || y === null ? null : { x, y };
+  const { keyOf, up, structural } = w;
+  const elementOf = (key) => (typeof key === "string" ? w.sample.get(key) || null : key);
 
   const hash = (s) => {
     let h = 0x811c9dc5;
@@ -33,139 +31,79 @@
     }
     return (h >>> 0).toString(16);
   };
-
-  const structural = (el) => el === document.documentElement || el === document.body || el === document.head;
-  // The element a mutation is charged to. Attribute changes are charged to the parent,
-  // so a carousel moving its "active" class along its slides is one region; a node added
-  // straight to <body> (a tooltip, a dialog) is its own region.
-  const regionOf = (rec) => {
-    const t = rec.target;
-    if (rec.type === "childList" && structural(t)) {
-      const added = Array.from(rec.addedNodes).find((n) => n.nodeType === 1 && !IGNORED.has(n.tagName));
-      if (added) return added;
+  // Containment across shadow boundaries.
+  const holds = (outer, inner) => {
+    for (let n = inner; n; n = up(n)) if (n === outer) return true;
+    return false;
+  };
+  // The innermost element at a point, through open shadow roots.
+  const deepAt = (px, py) => {
+    let el = document.elementFromPoint(px, py);
+    while (el && el.shadowRoot) {
+      const inner = el.shadowRoot.elementFromPoint(px, py);
+      if (!inner || inner === el) break;
+      el = inner;
     }
-    const el = rec.type === "childList" ? t : t.parentElement || t.parentNode;
-    if (!el || el.nodeType !== 1) return document.documentElement;
     return el;
   };
-  // Rendered nodes added or removed; removing a node born in the same action window
-  // undoes its addition (a tooltip the pointer passed over on its way), so it weighs nothing.
-  const counts = (n) => (n.nodeType === 1 ? !IGNORED.has(n.tagName) : n.nodeType === 3 && n.nodeValue.trim());
-  const weightOf = (rec, born) => {
-    if (rec.type !== "childList") return 1;
-    let w = 0;
-    for (const n of rec.addedNodes) if (counts(n)) w += 1;
-    for (const n of rec.removedNodes) if (counts(n) && !(born && born.has(n))) w += 1;
-    return w;
+  const deepActive = () => {
+    let a = document.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
   };
-  // Whether a mutation adds, removes, edits or (by attribute: class, hidden, style) may
-  // show or hide words.
-  const textual = (rec, born) => {
-    const words = (n) => Boolean(n.textContent && n.textContent.trim());
-    if (rec.type === "characterData") return true;
-    if (rec.type === "attributes") return words(rec.target);
-    return Array.from(rec.addedNodes).some(words) ||
-      Array.from(rec.removedNodes).some((n) => !born.has(n) && words(n));
-  };
-  const learn = (w, region, weight, t) => {
-    if (structural(region)) return; // a page that churns <body> itself gets no noise allowance
-    let s = w.stats.get(region);
-    if (!s) {
-      s = { bursts: 0, start: -Infinity, last: -Infinity, weight: 0, max: 0, gap: Infinity };
-      w.stats.set(region, s);
-    }
-    if (t - s.last > BURST_GAP || t - s.start > BURST_MAX) {
-      if (s.bursts) s.gap = Math.min(s.gap, t - s.start);
-      s.bursts += 1;
-      s.start = t;
-      s.weight = 0;
-      if (s.bursts === 1) w.pending.add(region);
-      else {
-        w.pending.delete(region);
-        w.volatile.add(region);
-      }
-    }
-    s.last = t;
-    s.weight += weight;
-    s.max = Math.max(s.max, s.weight);
-  };
-
-  const take = (w, records) => {
-    const t = now();
-    for (const rec of records) {
-      if (w.inAction && rec.type === "childList") for (const n of rec.addedNodes) w.born.add(n);
-      const weight = weightOf(rec, w.inAction ? w.born : null);
-      if (!weight) continue;
-      const region = regionOf(rec);
-      if (!w.inAction) {
-        learn(w, region, weight, t);
-        continue;
-      }
-      const seen = w.caused.get(region) || { weight: 0, text: false };
-      w.caused.set(region, { weight: seen.weight + weight, text: seen.text || textual(rec, w.born) });
-    }
-  };
-
-  const install = () => {
-    const w = {
-      id: Math.random().toString(36).slice(2), since: now(), stats: new WeakMap(),
-      volatile: new Set(), pending: new Set(), inAction: false, caused: new Map(), born: new WeakSet(),
-      snap: null, scrollers: [], scope: null,
-    };
-    w.observer = new MutationObserver((records) => take(w, records));
-    w.observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-    Object.defineProperty(window, KEY, { value: w, configurable: true });
-    return w;
-  };
-  const w = window[KEY] || install();
-  const flush = () => take(w, w.observer.takeRecords());
+  const roots = () => [...w.roots].filter((r) => r.host.isConnected);
+  const deepAll = (selector) => [document, ...roots()].flatMap((r) => [...r.querySelectorAll(selector)]);
 
   const inside = (el, p) => {
-    if (!p) return false;
+    if (!p || !el || !el.isConnected) return false;
     const r = el.getBoundingClientRect();
     return p.x >= r.left && p.x <= r.right && p.y >= r.top && p.y <= r.bottom;
   };
   // An action aimed at a volatile region or at the widget holding it (a carousel's arrow
-  // sits beside its track) may have caused that region's change.
-  const aimedAt = (el) => inside(el, point) ||
-    Boolean(el.parentElement && !structural(el.parentElement) && inside(el.parentElement, point));
-  const volatileAncestor = (el) => {
-    for (let n = el; n; n = n.parentElement) if (w.volatile.has(n)) return n;
-    return null;
-  };
+  // sits beside its track).
+  const aimedAt = (el) => Boolean(el) && (inside(el, point) ||
+    Boolean(up(el) && !structural(up(el)) && inside(up(el), point)));
   const label = (el) => {
+    if (!el) return "<html>";
     const id = el.id ? `#${el.id}` : "";
     const words = structural(el) ? "" : el.innerText || el.textContent || "";
     const text = words.replace(/\s+/g, " ").trim().slice(0, 40);
     return `<${el.tagName.toLowerCase()}${id}>${text ? ` "${text}"` : ""}`;
   };
 
-  // Mutations of the action window that are not noise: short labels, and whether any
-  // of them carries text.
+  // Mutations of the action window that are not noise, short labels, whether any carries
+  // text, and the volatile regions aimed at whose change could not be attributed.
   const caused = () => {
     const found = [];
     const noise = new Map();
     let ignored = 0;
-    for (const [region, m] of w.caused) {
-      if (!region.isConnected) continue; // its removal is charged to a connected parent
-      const v = volatileAncestor(region);
+    for (const [key, m] of w.caused) {
+      if (typeof key !== "string" && !key.isConnected) continue; // charged to its parent too
+      if (typeof key === "string" && !m.old && ![...m.nodes].some((n) => n.isConnected)) continue;
+      const v = typeof key === "string" ? (w.volatile.has(key) ? key : null) : w.volatileKey(key);
       if (!v) {
-        found.push([region, m]);
+        found.push([elementOf(key), m]);
         continue;
       }
-      const sum = noise.get(v) || { weight: 0, text: false };
-      noise.set(v, { weight: sum.weight + m.weight, text: sum.text || m.text });
+      const sum = noise.get(v) || { weight: 0, text: false, input: false };
+      noise.set(v, { weight: sum.weight + m.weight, text: sum.text || m.text,
+        input: sum.input || w.inputKeys.has(key) });
     }
     const span = now() - w.snap.at;
+    const uncertain = [];
     for (const [v, m] of noise) {
       const s = w.stats.get(v);
       const limit = s.max * (1 + span / Math.max(s.gap, BURST_GAP)) + 2;
-      if (aimedAt(v) || m.weight > limit) found.push([v, m]);
-      else ignored += m.weight;
+      if (m.input || m.weight > limit) {
+        found.push([elementOf(v), m]);
+        continue;
+      }
+      ignored += m.weight;
+      if (aimedAt(elementOf(v))) uncertain.push(label(elementOf(v)));
     }
     found.sort((a, b) => b[1].weight - a[1].weight);
     return {
-      found: found.slice(0, 3).map((f) => label(f[0])), count: found.length, ignored,
+      found: found.slice(0, 3).map((f) => label(f[0])), count: found.length, ignored, uncertain,
       text: found.some((f) => f[1].text),
     };
   };
@@ -173,13 +111,15 @@
   // The element under the point and up to three ancestors: where a CSS :hover reveal
   // shows its words. It stops below an ancestor holding a region that ticks by itself.
   // The next siblings count too (`#bar:hover + #tip`), for when the climb stops at <body>.
-  const holdsNoise = (el) => [...w.volatile].some((v) => el.contains(v) && !aimedAt(v));
+  const holdsNoise = (el) => [...w.volatile].some((v) => {
+    const n = elementOf(v);
+    return n && n.isConnected && holds(el, n) && !aimedAt(n);
+  });
   const scopeAt = () => {
-    let scope = point && document.elementFromPoint(point.x, point.y);
+    let scope = point && deepAt(point.x, point.y);
     if (!scope || holdsNoise(scope)) return [];
-    for (let i = 0; i < 3 && scope.parentElement && !structural(scope.parentElement) &&
-         !holdsNoise(scope.parentElement); i++) {
-      scope = scope.parentElement;
+    for (let i = 0; i < 3 && up(scope) && !structural(up(scope)) && !holdsNoise(up(scope)); i++) {
+      scope = up(scope);
     }
     const out = [scope];
     for (let s = scope.nextElementSibling; s && out.length < 4; s = s.nextElementSibling) {
@@ -187,20 +127,35 @@
     }
     return out;
   };
-  // An element that is not rendered has no text on screen (its innerText would be its
-  // textContent, so a tooltip shown by :hover would read the same before and after).
+  // Rendered text, through open shadow roots (innerText stops at a shadow host) and the
+  // light DOM their slots show. An element that is not rendered shows no text.
+  const shown = (el) => el.getClientRects().length > 0 || getComputedStyle(el).display === "contents";
+  const flatText = (node, budget) => {
+    if (budget.n-- <= 0) return "";
+    if (node.nodeType === 3) return node.nodeValue;
+    if (node.nodeType !== 1 && node.nodeType !== 11) return "";
+    if (node.nodeType === 1) {
+      if (!shown(node) || ["SCRIPT", "STYLE", "TEMPLATE"].includes(node.tagName)) return "";
+      if (node.tagName === "SLOT") return node.assignedNodes({ flatten: true }).map((n) => flatText(n, budget)).join("");
+      if (!node.shadowRoot && !roots().some((r) => holds(node, r.host))) return node.innerText ?? node.textContent;
+    }
+    const kids = node.nodeType === 1 && node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
+    return [...kids].map((n) => flatText(n, budget)).join(" ");
+  };
   const scopeText = () => (w.scope || [])
-    .filter((el) => el.isConnected && el.getClientRects().length > 0)
-    .map((el) => (el.innerText === undefined ? el.textContent : el.innerText))
+    .filter((el) => el.isConnected)
+    .map((el) => flatText(el, { n: 5000 }))
     .join("\u0001");
-  const fields = () => Array.from(document.querySelectorAll("input, textarea, select"))
-    .map((e) => (e.type === "checkbox" || e.type === "radio" ? String(e.checked) : String(e.value)))
+  const fields = () => deepAll("input, textarea, select")
+    .map((e) => (e.type === "checkbox" || e.type === "radio" ? String(e.checked)
+      : e.tagName === "SELECT" ? [...e.options].map((o) => (o.selected ? "1" : "0")).join("") + e.value
+        : String(e.value)))
     .join("\u0001");
   // The focused field, by identity only (typing into a contenteditable is no focus
   // change). Only fields count: a click focuses any button or link it lands on, whether
   // or not that did anything, and focus moving into a frame is what any click there does.
   const focus = () => {
-    const a = document.activeElement;
+    const a = deepActive();
     if (!a || structural(a)) return "";
     const typed = a.tagName === "INPUT" && !["button", "submit", "reset", "image", "checkbox", "radio", "file", "range", "color"].includes(a.type);
     const role = a.getAttribute("role");
@@ -209,12 +164,25 @@
     const name = a.getAttribute("name") ? ` name=${a.getAttribute("name")}` : "";
     return `<${a.tagName.toLowerCase()}${a.id ? `#${a.id}` : ""}${name}>`;
   };
+  // The selection the user sees: the caret or selected range in the focused field, and
+  // selected page text (ctrl+a, a double-click on a word). A collapsed page caret is not
+  // shown, so it does not count.
+  const selection = () => {
+    const a = deepActive();
+    let field = "";
+    if (a && (a.tagName === "INPUT" || a.tagName === "TEXTAREA") && typeof a.selectionStart === "number") {
+      field = `${a.selectionStart}:${a.selectionEnd}`;
+    }
+    const s = document.getSelection();
+    const text = s && !s.isCollapsed ? s.toString() : "";
+    return hash(`${field}|${text}`);
+  };
   // Scrollable ancestors of the element under the point (inner scroll containers); the
   // window's own scroll is recorded separately.
   const scrollersAt = () => {
     const out = [];
     if (!point) return out;
-    for (let n = document.elementFromPoint(point.x, point.y); n && out.length < 4; n = n.parentElement) {
+    for (let n = deepAt(point.x, point.y); n && out.length < 4; n = up(n)) {
       if (structural(n)) break;
       const s = getComputedStyle(n);
       const ys = n.scrollHeight > n.clientHeight && /(auto|scroll)/.test(s.overflowY);
@@ -230,7 +198,7 @@
     return {
       url: location.href,
       title: document.title,
-      titleVolatile: Boolean(titleEl && volatileAncestor(titleEl)),
+      titleVolatile: Boolean(titleEl && w.volatileKey(titleEl)),
       nodes: document.getElementsByTagName("*").length,
       textLength: document.body ? (document.body.innerText || "").length : 0,
       textHash: hash(scopeText()),
@@ -239,6 +207,7 @@
       containers: offsets(),
       fields: hash(fields()),
       focus: focus(),
+      selection: selection(),
     };
   };
 
@@ -260,14 +229,15 @@
     }
     if (now_.fields !== before.fields) c.fields = true;
     if (now_.focus !== before.focus && now_.focus !== "") c.focus = now_.focus;
-    return { changes: c, ignored: content.ignored };
+    if (now_.selection !== before.selection && now_.focus === before.focus) c.selection = true;
+    return { changes: c, ignored: content.ignored, uncertain: content.uncertain };
   };
 
   const summary = (extra) => ({ id: w.id, ...extra });
 
   if (phase === "watch") {
     w.inAction = false; // the page is being shown to the model: no action is running
-    flush();
+    w.flush();
     return summary({});
   }
   if (phase === "baseline") {
@@ -276,37 +246,52 @@
     w.inAction = false;
     return new Promise((resolve) => {
       const tick = () => {
-        flush();
+        w.flush();
         const t = now();
         const waiting = [...w.pending].some((r) => t - w.stats.get(r).last < quietMs);
         if ((t - w.since >= quietMs && !waiting) || t - w.since >= capMs) resolve(summary({}));
-        else setTimeout(tick, 50);
+        else w.setTimeout(tick, 50);
       };
       tick();
     });
   }
   const prune = () => {
     const t = now();
-    for (const r of w.pending) if (!r.isConnected || t - w.stats.get(r).last > 10000) w.pending.delete(r);
-    for (const r of w.volatile) if (!r.isConnected) w.volatile.delete(r);
+    const gone = (k) => typeof k !== "string" && !k.isConnected;
+    for (const r of w.pending) if (gone(r) || t - w.stats.get(r).last > 10000) w.pending.delete(r);
+    for (const r of w.volatile) if (gone(r)) w.volatile.delete(r);
   };
 
   if (phase === "before") {
     w.inAction = false;
-    flush();
+    w.flush();
     prune();
     w.scrollers = scrollersAt();
     w.scope = scopeAt();
-    w.snap = { ...state(), at: now(), age: Math.round(now() - w.since) };
+    const t = now();
+    // A region that changed by itself once, just now, may be a clock about to tick again.
+    const waiting = [...w.pending].some((r) => t - w.stats.get(r).last < quietMs);
+    // The element under the point changes by itself (a canvas that redraws itself).
+    const target = point && deepAt(point.x, point.y);
+    const volatileAt = Boolean(target && w.volatileKey(target));
+    w.snap = { ...state(), at: t, age: Math.round(t - w.since), waiting, volatileAt };
     w.caused = new Map();
+    w.inputKeys = new Set();
     w.born = new WeakSet();
+    w.timers = new Map();
+    w.requests = new Map();
+    w.animBase = new WeakSet(document.getAnimations());
     w.inAction = true;
+    w.track = true;
     return summary({ snap: w.snap });
   }
-  flush();
+  w.flush();
   if (!w.snap || !w.inAction) return summary({ fresh: true, state: state() });
   const current = state();
   const result = compare(w.snap, current);
-  if (phase === "after") w.inAction = false;
+  if (phase === "after") {
+    w.inAction = false;
+    w.track = false;
+  }
   return summary({ state: current, snapAge: w.snap.age, ...result });
 }

@@ -1,4 +1,5 @@
-// The DOM text around the best match for a label in this frame, hidden text included.
+// The DOM text around the best match for a label in this frame, hidden text included,
+// open shadow roots too.
 // Match levels: exact (3: the element's own words equal the label), contained (2),
 // fuzzy (1: every word of the label among the element's words). Then visible beats
 // hidden, then nearest the viewport centre. Characters a font draws as something else
@@ -23,8 +24,14 @@
     const have = new Set(words(text));
     return wantWords.length && wantWords.every((w) => have.has(w)) ? 1 : 0;
   };
+  // The document and every open shadow root in it: their text is on the page too.
+  const roots = [document];
+  for (let i = 0; i < roots.length; i++) {
+    for (const e of roots[i].querySelectorAll("*")) if (e.shadowRoot) roots.push(e.shadowRoot);
+  }
   const cands = [];
-  for (const el of document.querySelectorAll("body *")) {
+  const all = roots.flatMap((r) => [...r.querySelectorAll(r === document ? "body *" : "*")]);
+  for (const el of all) {
     if (SKIP.has(el.tagName)) continue;
     const own = Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.nodeValue).join(" ");
     const attr = el.getAttribute("aria-label") || el.getAttribute("title") || el.getAttribute("alt") || "";
@@ -40,9 +47,12 @@
   const best = cands[0];
 
   // Context: the nearest ancestor holding enough text, walked text node by text node.
+  const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
+  const deepText = (n) => n.textContent + (n.shadowRoot ? n.shadowRoot.textContent : "") +
+    [...n.querySelectorAll("*")].map((e) => (e.shadowRoot ? e.shadowRoot.textContent : "")).join("");
   let box = best.el;
-  while (box.parentElement && box !== document.body && squash(box.textContent).length < limit / 2) {
-    box = box.parentElement;
+  while (up(box) && box !== document.body && squash(deepText(box)).length < limit / 2) {
+    box = up(box);
   }
   const iconFont = new Map();
   const isIcon = (el) => {
@@ -53,8 +63,17 @@
   let at = -1;
   const pieces = [];
   let length = 0;
-  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+  // Text nodes of the box in order, descending into open shadow roots where they are.
+  const textNodes = (root) => {
+    const out = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
+    for (let n = walker.currentNode; n; n = walker.nextNode()) {
+      if (n.nodeType === 3) out.push(n);
+      else if (n.shadowRoot) out.push(...textNodes(n.shadowRoot));
+    }
+    return out;
+  };
+  for (const node of textNodes(box)) {
     const parent = node.parentElement;
     if (!parent || parent.closest("script, style, noscript, template")) continue;
     let piece = squash(node.nodeValue);

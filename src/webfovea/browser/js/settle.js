@@ -1,25 +1,53 @@
-// Resolve true once the document has had no content mutations for quietMs
-// (attribute churn from animations is ignored on purpose: a rotating carousel
-// must not hold every step hostage), false when capMs passes first.
-// Mutations inside regions the fingerprint's watcher has learned to be
-// volatile (a ticker, a clock) are ignored too, or a page that updates faster
-// than quietMs would never settle.
-({ quietMs, capMs }) => new Promise((resolve) => {
+// Resolve once this frame is settled: nothing in flight that the action (or the loading
+// document) started, and two animation frames in a row without a mutation outside the
+// regions known to change by themselves. In flight means: the document still parsing, a
+// short setTimeout or a request the action started (see watch.js), a finite CSS
+// transition, CSS animation or Web Animation that was not running before the action
+// (infinite ones never end, so they are ignored). No fixed quiet window: a static page
+// settles in two frames. Resolves { quiet: false } when capMs passes first.
+({ capMs }) => new Promise((resolve) => {
+  const w = window[Symbol.for("webfovea.watch")];
   const start = performance.now();
-  let last = start;
-  const watcher = window[Symbol.for("webfovea.watch")];
-  const noise = (node) => Boolean(watcher) && [...watcher.volatile].some((v) => v.contains(node));
-  const obs = new MutationObserver((records) => {
-    if (records.some((r) => !noise(r.target))) last = performance.now();
-  });
-  obs.observe(document, { subtree: true, childList: true, characterData: true });
-  const finish = (value) => { obs.disconnect(); resolve(value); };
-  const check = () => {
-    const now = performance.now();
-    if (now - start >= capMs) return finish(false);
-    const quietFor = now - last;
-    if (quietFor >= quietMs && document.readyState !== "loading") return finish(true);
-    setTimeout(check, Math.max(10, Math.min(quietMs - quietFor, capMs - (now - start))));
+  const REQUEST_GRACE = 2000; // a request older than this is a long poll, not a reaction
+  const held = new Set();
+  const running = (a) => {
+    if (a.playState !== "running" || w.animBase.has(a)) return false;
+    const end = a.effect ? a.effect.getComputedTiming().endTime : Infinity;
+    return Number.isFinite(end);
   };
-  setTimeout(check, quietMs);
+  const animating = () => [document, ...w.roots].some((r) => r.getAnimations().some(running));
+  const busy = (seq) => {
+    const t = performance.now();
+    const reasons = [];
+    if (document.readyState === "loading") reasons.push("parsing");
+    if (w.timers.size) reasons.push("timer");
+    if ([...w.requests.values()].some((s) => t - s < REQUEST_GRACE)) reasons.push("request");
+    if (animating()) reasons.push("animation");
+    if (w.changeSeq !== seq) reasons.push("mutation");
+    for (const r of reasons) held.add(r);
+    return reasons.length > 0;
+  };
+  let quiet = 0;
+  let seq = w.changeSeq;
+  const finish = (ok) => {
+    if (!w.inAction) w.track = false; // the document's own loading window ends here
+    resolve({ quiet: ok, ms: Math.round(performance.now() - start), held: [...held], popup: w.popup });
+    w.popup = false;
+  };
+  // Animation frames, or a timer where this frame renders none (display:none, throttled).
+  const nextFrame = (fn) => {
+    let done = false;
+    const once = () => { if (!done) { done = true; fn(); } };
+    requestAnimationFrame(once);
+    w.setTimeout(once, 60);
+  };
+  const tick = () => {
+    w.flush();
+    quiet = busy(seq) ? 0 : quiet + 1;
+    seq = w.changeSeq;
+    if (quiet >= 2) return finish(true);
+    if (performance.now() - start >= capMs) return finish(false);
+    nextFrame(tick);
+  };
+  nextFrame(tick);
 })

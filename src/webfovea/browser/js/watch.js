@@ -1,0 +1,297 @@
+// The page-side watcher: installed from document start in every frame (a context init
+// script), and by the fingerprint and settle scripts where it is missing. Idempotent.
+//
+// It does two jobs with one MutationObserver (on the document and on every open shadow
+// root):
+// 1. Noise: it learns which regions change by themselves (clocks, tickers, carousels,
+//    toasts). A region is volatile once it changed in two separate bursts while no
+//    action ran, or in three evenly spaced bursts counting those during actions (a
+//    countdown started by the task's first action is noise a second or two later, but
+//    a status line that changed once at load and once per action is not). Children
+//    added to or removed from <html>/<body> are charged to a signature (tag, id without
+//    digits, classes), so a stack of toasts is one region while a new dialog is not.
+// 2. Settling: during an action window it records which regions the action's input
+//    events changed synchronously, and which short timers (setTimeout up to 1 s) and
+//    requests (fetch, XHR) the action started, so settle.js can wait for exactly those.
+//
+// The fingerprint (fingerprint.js) and settle (settle.js) scripts read this state.
+(() => {
+  const KEY = Symbol.for("webfovea.watch");
+  if (window[KEY]) return;
+  const BURST_GAP = 250; // ms without mutation that ends a burst
+  const BURST_MAX = 1000; // a continuous animation still counts one burst per second
+  const SHORT_TIMER = 1000; // longest setTimeout an action's settle waits for
+  const TIMER_DEPTH = 3; // a timer chain the action started is followed this deep
+  const IGNORED = new Set(["SCRIPT", "STYLE", "LINK", "META", "NOSCRIPT", "TEMPLATE"]);
+  const INPUT_EVENTS = ["pointerdown", "pointerup", "mousedown", "mouseup", "click", "dblclick",
+    "contextmenu", "keydown", "keypress", "keyup", "beforeinput", "input", "change", "wheel"];
+  // Hover handlers (mouseenter) run after these have bubbled: their window ends with the task.
+  const MOVE_EVENTS = ["pointerout", "pointerover", "pointermove", "mouseout", "mouseover", "mousemove"];
+  const now = () => performance.now();
+
+  const structural = (el) => el === document.documentElement || el === document.body || el === document.head;
+  // The parent across a shadow boundary (a shadow root's parent is its host).
+  const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
+  // The key a region's statistics are kept under: the element itself, or for a direct
+  // child of <html>/<body> a signature shared by look-alike siblings (toast-17, toast-18).
+  const keyOf = (el, parent = el && el.parentElement) => {
+    if (!el || el.nodeType !== 1 || structural(el)) return null;
+    if (!parent || !structural(parent)) return el;
+    const id = el.id ? `#${el.id.replace(/\d+/g, "")}` : "";
+    const classes = [...el.classList].map((c) => c.replace(/\d+/g, "")).sort().join(".");
+    return `${parent.tagName}>${el.tagName}${id}${classes ? `.${classes}` : ""}`;
+  };
+  const counts = (n) => (n.nodeType === 1 ? !IGNORED.has(n.tagName) : n.nodeType === 3 && n.nodeValue.trim());
+
+  const w = {
+    id: Math.random().toString(36).slice(2), since: now(), stats: new Map(), sample: new Map(),
+    volatile: new Set(), pending: new Set(), roots: new Set(), inAction: false, input: false,
+    caused: new Map(), inputKeys: new Set(), born: new WeakSet(), snap: null, scrollers: [],
+    scope: null, changeSeq: 0, timers: new Map(), requests: new Map(), animBase: new WeakSet(),
+    track: document.readyState === "loading", timerDepth: 0, timerFn: null, drawing: new Set(), keyOf, up, structural,
+  };
+  w.loaded = () => document.readyState !== "loading";
+  w.volatileKey = (el) => {
+    for (let n = el; n; n = up(n)) {
+      const k = keyOf(n);
+      if (k !== null && w.volatile.has(k)) return k;
+    }
+    return null;
+  };
+
+  // The element a mutation is charged to. Attribute changes are charged to the parent,
+  // so a carousel moving its "active" class along its slides is one region.
+  const regionOf = (rec) => {
+    const t = rec.target;
+    if (rec.type === "childList" && t.nodeType === 1 && structural(t)) {
+      const moved = [...rec.addedNodes, ...rec.removedNodes].find((n) => n.nodeType === 1 && !IGNORED.has(n.tagName));
+      return moved ? keyOf(moved, t) : null; // a removed node has no parent any more
+    }
+    let el = rec.type === "childList" || rec.drawn ? t : up(t);
+    if (el && el.nodeType === 11) el = el.host; // the shadow root itself changed
+    if (rec.type !== "childList" && el && structural(el) && t.nodeType === 1) el = t;
+    return el && el.nodeType === 1 ? keyOf(el) : null;
+  };
+  // Rendered nodes added or removed; removing a node born in the same action window
+  // undoes its addition (a tooltip the pointer passed over on its way), so it weighs nothing.
+  const weightOf = (rec) => {
+    if (rec.type !== "childList") return 1;
+    let n = 0;
+    for (const a of rec.addedNodes) if (counts(a)) n += 1;
+    for (const r of rec.removedNodes) if (counts(r) && !(w.inAction && w.born.has(r))) n += 1;
+    return n;
+  };
+  // Whether a mutation adds, removes, edits or (by attribute: class, hidden, style) may
+  // show or hide words.
+  const textual = (rec) => {
+    const words = (n) => Boolean(n.textContent && n.textContent.trim());
+    if (rec.type === "characterData") return true;
+    if (rec.type === "attributes") return words(rec.target);
+    return [...rec.addedNodes].some(words) || [...rec.removedNodes].some((n) => !w.born.has(n) && words(n));
+  };
+  const regular = (gaps) => gaps.length >= 2 &&
+    Math.max(gaps[0], gaps[1]) <= 1.6 * Math.min(gaps[0], gaps[1]);
+  const learn = (key, weight, t) => {
+    // The parser building the page is no noise, nor what the action's input handlers do.
+    if (key === null || !w.loaded() || w.input) return;
+    let s = w.stats.get(key);
+    if (!s) {
+      s = { bursts: 0, outside: 0, start: -Infinity, last: -Infinity, weight: 0, max: 0, gap: Infinity, gaps: [] };
+      w.stats.set(key, s);
+    }
+    if (t - s.last > BURST_GAP || t - s.start > BURST_MAX) {
+      if (s.bursts) {
+        s.gap = Math.min(s.gap, t - s.start);
+        s.gaps = [t - s.start, ...s.gaps].slice(0, 2);
+      }
+      s.bursts += 1;
+      if (!w.inAction) s.outside += 1;
+      s.start = t;
+      s.weight = 0;
+      if (s.outside >= 2 || (s.bursts >= 3 && regular(s.gaps))) {
+        w.pending.delete(key);
+        w.volatile.add(key);
+      } else if (!w.inAction) w.pending.add(key); // changed by itself once: watch it
+    }
+    s.last = t;
+    s.weight += weight;
+    s.max = Math.max(s.max, s.weight);
+  };
+
+  const take = (records) => {
+    const t = now();
+    for (const rec of records) {
+      if (rec.type === "childList") {
+        for (const n of rec.addedNodes) {
+          if (w.inAction) w.born.add(n);
+          if (n.nodeType === 1) findRoots(n);
+        }
+      }
+      const weight = weightOf(rec);
+      if (!weight) continue;
+      const key = regionOf(rec);
+      if (typeof key === "string") { // the latest element of a signature names it
+        const el = [...rec.addedNodes, ...rec.removedNodes, rec.target].find((n) => n.nodeType === 1 && !structural(n));
+        if (el) w.sample.set(key, el);
+      }
+      learn(key, weight, t);
+      const el = typeof key === "string" ? null : key;
+      if (!(key !== null && (w.volatile.has(key) || (el && w.volatileKey(el))))) w.changeSeq += 1;
+      if (!w.inAction) continue;
+      const where = key === null ? document.documentElement : key;
+      const m = w.caused.get(where) || { weight: 0, text: false, nodes: new Set(), old: 0 };
+      m.weight += weight;
+      m.text = m.text || textual(rec);
+      // A signature region counts only if the window leaves a trace: an element of it still
+      // on the page, or one removed that was there before (a tooltip passed over is none).
+      if (rec.type !== "childList" || !structural(rec.target)) m.nodes.add(rec.target);
+      for (const n of rec.addedNodes) if (n.nodeType === 1) m.nodes.add(n);
+      for (const n of rec.removedNodes) if (n.nodeType === 1 && !w.born.has(n)) m.old += 1;
+      w.caused.set(where, m);
+      if (w.input) w.inputKeys.add(where);
+    }
+  };
+  w.flush = () => take(w.observer.takeRecords());
+
+  const OPTIONS = { subtree: true, childList: true, characterData: true, attributes: true };
+  w.observer = new MutationObserver(take);
+  w.observer.observe(document, OPTIONS);
+  const observeRoot = (root) => {
+    if (w.roots.has(root)) return;
+    w.roots.add(root);
+    w.observer.observe(root, OPTIONS);
+    findRoots(root);
+  };
+  // Open shadow roots already in a subtree (declarative shadow DOM, components that
+  // rendered before the watcher came).
+  function findRoots(node) {
+    if (node.shadowRoot) observeRoot(node.shadowRoot);
+    if (!node.firstElementChild) return;
+    for (const el of node.querySelectorAll("*")) if (el.shadowRoot) observeRoot(el.shadowRoot);
+  }
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function attachShadow(init) {
+    const root = attach.call(this, init);
+    if (init && init.mode === "open") observeRoot(root);
+    return root;
+  };
+  if (document.documentElement) findRoots(document.documentElement);
+
+  // Which regions the action's own input events changed synchronously: their handlers
+  // (and the microtasks they queued) run between the capture listener and the bubble one.
+  const inputStart = () => {
+    if (!w.inAction) return;
+    w.flush();
+    w.input = true;
+    setT.call(window, inputEnd, 0); // when a handler stopped the event's propagation
+  };
+  const inputEnd = () => {
+    if (!w.input) return;
+    w.flush();
+    w.input = false;
+  };
+  for (const type of INPUT_EVENTS) {
+    window.addEventListener(type, inputStart, true);
+    window.addEventListener(type, inputEnd, false);
+  }
+  for (const type of MOVE_EVENTS) window.addEventListener(type, inputStart, true);
+
+  // Canvas drawing is no mutation: a 2D context's drawing calls are charged to their
+  // canvas like one, so a sparkline redrawn every second is learned as noise while a
+  // redraw made by the action's own hover or click handler is not.
+  const drew = (canvas) => {
+    if (!canvas || canvas.nodeType !== 1 || w.drawing.has(canvas)) return;
+    w.drawing.add(canvas); // one charge per canvas and task
+    setT.call(window, () => w.drawing.delete(canvas), 0);
+    take([{ type: "attributes", target: canvas, addedNodes: [], removedNodes: [], drawn: true }]);
+  };
+  const proto = window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype;
+  for (const name of ["clearRect", "fillRect", "strokeRect", "fill", "stroke", "fillText", "strokeText", "drawImage", "putImageData"]) {
+    const original = proto && proto[name];
+    if (!original) continue;
+    proto[name] = function draw(...args) {
+      drew(this.canvas);
+      return original.apply(this, args);
+    };
+  }
+
+  // Short timers and requests started while settling is tracked (an action, or the
+  // document loading): a timer fired by a tracked timer is tracked too, a few levels deep,
+  // so a typeahead's 300 ms debounce and the request it sends are waited for. A timer
+  // scheduled from an untracked timer or interval (the page's own clock) is not, nor one
+  // that schedules its own callback again (a setTimeout loop).
+  const setT = window.setTimeout;
+  const clearT = window.clearTimeout;
+  const setI = window.setInterval;
+  w.setTimeout = (fn, ms) => setT.call(window, fn, ms); // the harness's own timers: never tracked
+  const within = (depth, fn, self) => (...a) => {
+    const outer = [w.timerDepth, w.timerFn];
+    [w.timerDepth, w.timerFn] = [depth, self];
+    try {
+      return fn(...a);
+    } finally {
+      [w.timerDepth, w.timerFn] = outer;
+    }
+  };
+  window.setTimeout = function setTimeout(fn, delay, ...args) {
+    if (typeof fn !== "function") return setT.call(window, fn, delay, ...args);
+    const depth = w.timerDepth;
+    const tracked = w.track && (Number(delay) || 0) <= SHORT_TIMER && depth < TIMER_DEPTH &&
+      fn !== w.timerFn;
+    const run = within(tracked ? depth + 1 : TIMER_DEPTH, fn, fn);
+    if (!tracked) return setT.call(window, run, delay, ...args);
+    const id = setT.call(window, (...a) => {
+      w.timers.delete(id);
+      return run(...a);
+    }, delay, ...args);
+    w.timers.set(id, now() + (Number(delay) || 0));
+    return id;
+  };
+  window.clearTimeout = function clearTimeout(id) {
+    w.timers.delete(id);
+    return clearT.call(window, id);
+  };
+  window.setInterval = function setInterval(fn, delay, ...args) {
+    const run = typeof fn === "function" ? within(TIMER_DEPTH, fn, fn) : fn;
+    return setI.call(window, run, delay, ...args);
+  };
+  // A new tab the action opens (window.open, a link with a target) arrives at the browser
+  // a moment later: settle waits for it to be followed.
+  w.popup = false;
+  const open_ = window.open;
+  window.open = function open(...args) {
+    if (w.track) w.popup = true;
+    return open_.apply(this, args);
+  };
+  window.addEventListener("click", (e) => {
+    const link = w.track && e.target instanceof Element && e.target.closest("a[target], area[target]");
+    if (link && !["_self", "_parent", "_top"].includes(link.target) && link.href) w.popup = true;
+  }, true);
+
+  // A request started while tracked; the returned function ends it. Each window has its
+  // own map, so a long poll from an earlier window never holds a later one.
+  const started = () => {
+    if (!w.track) return null;
+    const token = {};
+    const map = w.requests;
+    map.set(token, now());
+    return () => { map.delete(token); };
+  };
+  if (window.fetch) {
+    const fetch_ = window.fetch;
+    window.fetch = function fetch(...args) {
+      const done = started();
+      const p = fetch_.apply(this, args);
+      if (done) p.then(done, done);
+      return p;
+    };
+  }
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function send_(...args) {
+    const done = started();
+    if (done) this.addEventListener("loadend", done, { once: true });
+    return send.apply(this, args);
+  };
+
+  Object.defineProperty(window, KEY, { value: w, configurable: true });
+})();
