@@ -43,7 +43,8 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--device-scale-factor", type=float, default=1.0)
     p.add_argument("--coords", choices=COORD_SPACES, default=None,
                    help="the space the model answers in (default: the profile's, else image)")
-    p.add_argument("--cdp-url", help="attach to a running Chromium instead of launching one")
+    p.add_argument("--cdp-url", help="attach to a running Chromium instead of launching one; "
+                                     "bench: a comma-separated list, worker i uses the i-th")
     p.add_argument("--headed", action="store_true", help="show the browser window")
     p.add_argument("--allow-domain", action="append", default=[],
                    help="another site top-level navigation may go to (repeatable)")
@@ -51,8 +52,8 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
                    help="per-task budget of an action class: reload, hotkey, go_back, "
                         "pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
     p.add_argument("--allow-downloads", action="store_true", help="let pages download files")
-    model_options.add_options(p)
     snapshot_cli.add_site_options(p)
+    model_options.add_options(p)
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -77,8 +78,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(suite_cli.register(sub))
     commands.update(viewer_cli.register(sub))
     commands.update(cost_cli.register(sub))
-    commands.update(check_cli.register(sub))
     commands.update(snapshot_cli.register(sub))
+    commands.update(check_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")
@@ -94,7 +95,8 @@ def agent_config(ns: argparse.Namespace) -> AgentConfig:
     return AgentConfig(max_steps=ns.max_steps, time_limit=ns.time_limit, image_cap=cap,
                        coords=ns.coords, allow_domains=tuple(ns.allow_domain),
                        action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)},
-                       site=snapshot_cli.site_options(ns), **r.agent_settings())
+                       site=snapshot_cli.site_options(ns),
+                       **r.agent_settings())
 
 
 def _budgets(items: list[str]) -> dict[str, int]:
@@ -121,8 +123,8 @@ async def _run_one(task: Task, ns: argparse.Namespace, out: Path) -> ResultRecor
     config, browser = agent_config(ns), browser_config(ns)  # validate flags before anything runs
     check_snapshot(config.site)
     model = load_model(ns.model, base_url=ns.base_url)
+    model_options.preflight_or_skip(ns)
     try:
-        model_options.preflight_or_skip(ns)  # before any browser starts
         async with BrowserSession(browser) as session:
             return await run_task(task, model=model, session=session, config=config, out=out)
     finally:

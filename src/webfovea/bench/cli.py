@@ -23,6 +23,7 @@ from ..errors import ConfigError
 from ..interrupts import Interrupted
 from ..model_options import preflight_or_skip
 from ..models.loader import load_model
+from ..snapshot.compare import snapshot_note
 from .compare import compare, print_comparison
 from .execute import Job
 from .html_report import write_html
@@ -180,10 +181,12 @@ def _job(settings: dict[str, Any]) -> Job:
     inputs.base_url(settings.get("judge_base_url"), flag="--judge-base-url")
     rules = tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
                   for entry in settings.get("host_resolver_rules") or [])
+    cdp_urls = tuple(u.strip() for u in (settings.get("cdp_url") or "").split(",") if u.strip())
     agent = agent_config(options)  # resolves a profile: options.model is a spec after this
     agent = replace(agent, site=replace(agent.site, per_task=True))  # DIR/<task id> each
     return Job(model=options.model, base_url=options.base_url,
-               agent=agent, browser=browser_config(options), host_rules=rules)
+               agent=agent, browser=browser_config(options), host_rules=rules,
+               cdp_urls=cdp_urls)
 
 
 async def _check_models(job: Job, settings: dict[str, Any]) -> None:
@@ -272,10 +275,13 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     finally:
         for store in stores:
             store.close()
+    note = snapshot_note(ns.run_a, ns.run_b)
     if ns.format == "json":
-        print(json.dumps(result.to_json(), indent=2))
+        print(json.dumps({**result.to_json(), "snapshots": note}, indent=2))
     else:
         print_comparison(result, _stdout())
+        if note:
+            print(note)
     return 0
 
 

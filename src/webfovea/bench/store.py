@@ -114,8 +114,7 @@ class Store:
                               "or start again with a new --out")
         try:  # read-only first: opening it for writing would create a fresh, empty schema
             with closing(sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)) as db:
-                recorded = db.execute("SELECT COUNT(*) FROM meta WHERE key = 'settings'")
-                found = recorded.fetchone()[0]
+                found = db.execute("SELECT COUNT(*) FROM meta WHERE key = 'schema'").fetchone()[0]
         except sqlite3.DatabaseError as e:
             raise ConfigError(f"{path} is not a readable results store ({e}); restore the "
                               "file or start again with a new --out") from None

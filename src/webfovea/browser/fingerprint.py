@@ -135,7 +135,8 @@ async def before(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None,
     if young:  # all frames snapshot again after the wait, so their windows start together
         await asyncio.gather(*(_evaluate(f, "baseline", None) for f in young))
         frames = await _take(tabs, "before", point, hit)
-    canvas = await _canvas_before(tabs.page, hit)
+    moving = any(f.data["snap"]["volatileAt"] for f in frames if hit and f.frame is hit.frame)
+    canvas = await _canvas_before(tabs.page, hit, moving=moving)
     return Fingerprint(tuple(frames), tabs.tab_count, tabs.page.url, canvas,
                        ms=(time.perf_counter() - started) * 1000)
 
@@ -237,7 +238,8 @@ async def _canvas(page: Page, clip: FloatRect) -> CanvasPrint | None:
     return CanvasPrint(clip, grey)
 
 
-async def _canvas_before(page: Page, hit: Hit | None) -> CanvasPrint | None:
+async def _canvas_before(page: Page, hit: Hit | None, *, moving: bool) -> CanvasPrint | None:
+    """``moving``: the watcher saw it redraw by itself; else a second look may see it."""
     clip = hit.canvas_clip() if hit else None
     if clip is None:
         return None
@@ -247,7 +249,8 @@ async def _canvas_before(page: Page, hit: Hit | None) -> CanvasPrint | None:
     if first is None or second is None:
         return None
     kind: ChangeKind = "pixels" if hit and hit.graphic == "shadow" else "canvas"
-    return CanvasPrint(clip, second.grey, animating=_differs(first.grey, second.grey), kind=kind)
+    return CanvasPrint(clip, second.grey, animating=moving or _differs(first.grey, second.grey),
+                       kind=kind)
 
 
 def _differs(a: bytes, b: bytes) -> bool:

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from playwright.async_api import BrowserContext, Frame
+from playwright.async_api import BrowserContext, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import BrowserError
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .session import Tabs
 
 REQUEST_GRACE = 2.0  # seconds: an older request in flight is a long poll, not a reaction
+POPUP_WAIT = 1.0  # seconds for a tab the page asked to open to reach the browser
 
 
 @dataclass
@@ -75,11 +76,21 @@ async def settle(tabs: Tabs, *, cap: float) -> Settled:
             continue
         if not all(r is None or r["quiet"] for r in results):
             break
+        if any(r and r["popup"] for r in results) and await _new_tab(tabs, page, deadline):
+            continue  # settle the tab the action opened
         if _network_quiet(tabs):
             return Settled(True, (time.monotonic() - started) * 1000, sorted(held))
         held.add("network")
         await asyncio.sleep(0.05)
     return Settled(False, (time.monotonic() - started) * 1000, sorted(held))
+
+
+async def _new_tab(tabs: Tabs, page: Page, deadline: float) -> bool:
+    """Wait (within POPUP_WAIT) for the tab a popup-opening action opened to be followed."""
+    until = min(deadline, time.monotonic() + POPUP_WAIT)
+    while tabs.page is page and time.monotonic() < until:
+        await asyncio.sleep(0.02)
+    return tabs.page is not page
 
 
 def _network_quiet(tabs: Tabs) -> bool:

@@ -12,8 +12,8 @@ replayed redirect.
 A request the snapshot cannot answer gets an HTTP 504 whose body says so, and is
 listed. Nothing the page asks for leaves the browser: the harness's own channel (see
 rules.py, relay.py) is carried by the harness.
-The page clock starts at the recording's start and ``Math.random`` gets the
-recording's seed.
+The page's wall clock starts at the recording's start and ``Math.random`` gets
+the recording's seed (both in js/snapshot_page.js).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import BrowserContext, CDPSession
+from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 from .manifest import Manifest, Snapshot
@@ -52,10 +52,9 @@ class Replayer:
                   for e in self.manifest.entries if e.request_body}
         self.matcher = Matcher(self.manifest, self.rules, bodies)
 
-    async def attach(self, context: BrowserContext, context_id: str) -> None:
-        """Start the page clock at the recorded time; the lock then calls :meth:`handle`."""
+    def attach(self, context_id: str) -> None:
+        """Answer for ``context_id`` from now on; the lock calls :meth:`handle`."""
         self._context_id = context_id
-        await context.clock.install(time=self.manifest.started_at)
 
     async def handle(self, cdp: CDPSession, event: dict[str, Any]) -> None:
         request_id = {"requestId": event["requestId"]}

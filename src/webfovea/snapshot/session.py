@@ -65,13 +65,16 @@ class SiteSession:
             return None
         context = tabs.context
         await context.expose_binding(BINDING, self._limit)
-        options = {"seed": self.manifest.random_seed, "replay": self._replayer is not None,
-                   "binding": BINDING}
+        replay = self._replayer is not None
+        # The page's Date runs on from the recorded start, whenever the replay happens.
+        shift = round((self.manifest.started_at - time.time()) * 1000) if replay else 0
+        options = {"seed": self.manifest.random_seed, "replay": replay, "binding": BINDING,
+                   "shiftMs": shift}
         await context.add_init_script(f"({js('snapshot_page')})({json.dumps(options)});")
         if self._recorder is not None:
             self._recorder.attach(context)
         if self._replayer is not None:
-            await self._replayer.attach(context, await _context_id(context, tabs))
+            self._replayer.attach(await _context_id(context, tabs))
             return self._replayer.handle
         return None
 

@@ -2,7 +2,13 @@
 // on the element at a point of this frame: the iframe fallback, for frames whose
 // handlers ignore the browser-level input the harness sends. True if an element was there.
 ({ x, y }) => {
-  const el = document.elementFromPoint(x, y);
+  // The innermost element at the point, through open shadow roots (events are composed).
+  let el = document.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
   if (!el) return false;
   const base = {
     bubbles: true, cancelable: true, composed: true, view: window,

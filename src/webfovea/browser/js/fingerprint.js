@@ -271,7 +271,10 @@
     const t = now();
     // A region that changed by itself once, just now, may be a clock about to tick again.
     const waiting = [...w.pending].some((r) => t - w.stats.get(r).last < quietMs);
-    w.snap = { ...state(), at: t, age: Math.round(t - w.since), waiting };
+    // The element under the point changes by itself (a canvas that redraws itself).
+    const target = point && deepAt(point.x, point.y);
+    const volatileAt = Boolean(target && w.volatileKey(target));
+    w.snap = { ...state(), at: t, age: Math.round(t - w.since), waiting, volatileAt };
     w.caused = new Map();
     w.inputKeys = new Set();
     w.born = new WeakSet();

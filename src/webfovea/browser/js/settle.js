@@ -31,7 +31,8 @@
   let seq = w.changeSeq;
   const finish = (ok) => {
     if (!w.inAction) w.track = false; // the document's own loading window ends here
-    resolve({ quiet: ok, ms: Math.round(performance.now() - start), held: [...held] });
+    resolve({ quiet: ok, ms: Math.round(performance.now() - start), held: [...held], popup: w.popup });
+    w.popup = false;
   };
   // Animation frames, or a timer where this frame renders none (display:none, throttled).
   const nextFrame = (fn) => {

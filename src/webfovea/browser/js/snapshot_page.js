@@ -2,8 +2,25 @@
 // same seed while recording and replaying, so random-driven pages and random request ids
 // repeat), and what a snapshot cannot replay is reported to the harness: WebSockets, WebRTC
 // and service workers carry traffic no recorded response can stand in for. While replaying
-// they are refused, so nothing leaves the browser through them.
+// they are refused, so nothing leaves the browser through them, and the wall clock (Date)
+// is shifted to run on from the recording's start. Only Date: timers stay real, because the
+// harness's own page-side watcher and settle wait on them (Playwright's clock.install fakes
+// timers too, and a step's settle then never ended).
 (options) => {
+  if (options.shiftMs) {
+    const RealDate = Date;
+    const realNow = RealDate.now.bind(RealDate);
+    const shift = options.shiftMs;
+    const ShiftedDate = function Date(...args) {
+      if (!new.target) return new RealDate(realNow() + shift).toString();
+      return args.length ? new RealDate(...args) : new RealDate(realNow() + shift);
+    };
+    ShiftedDate.prototype = RealDate.prototype;
+    ShiftedDate.now = () => realNow() + shift;
+    ShiftedDate.parse = RealDate.parse;
+    ShiftedDate.UTC = RealDate.UTC;
+    window.Date = ShiftedDate;
+  }
   let state = options.seed >>> 0;
   Math.random = function random() {  // mulberry32: small, fast, good enough for page scripts
     state = (state + 0x6d2b79f5) >>> 0;

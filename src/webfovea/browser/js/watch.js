@@ -255,6 +255,19 @@
     const run = typeof fn === "function" ? within(TIMER_DEPTH, fn, fn) : fn;
     return setI.call(window, run, delay, ...args);
   };
+  // A new tab the action opens (window.open, a link with a target) arrives at the browser
+  // a moment later: settle waits for it to be followed.
+  w.popup = false;
+  const open_ = window.open;
+  window.open = function open(...args) {
+    if (w.track) w.popup = true;
+    return open_.apply(this, args);
+  };
+  window.addEventListener("click", (e) => {
+    const link = w.track && e.target instanceof Element && e.target.closest("a[target], area[target]");
+    if (link && !["_self", "_parent", "_top"].includes(link.target) && link.href) w.popup = true;
+  }, true);
+
   // A request started while tracked; the returned function ends it. Each window has its
   // own map, so a long poll from an earlier window never holds a later one.
   const started = () => {
