@@ -7,15 +7,15 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Error as PlaywrightError
-
 from . import feedback
 from .browser import fingerprint
 from .browser.capture import Screen, capture, visible_text
+from .browser.domain_lock import DomainLock
+from .browser.errors import translated
 from .browser.executor import Executor, safe_execute
 from .browser.session import BrowserSession, Tabs
 from .config import AgentConfig
-from .errors import ParseError, TimeLimit, WebfoveaError
+from .errors import BrowserError, ParseError, TimeLimit, WebfoveaError
 from .geometry import model_space
 from .guard import Guard
 from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
@@ -35,17 +35,17 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     writer.write_result(result)
     guard = Guard(config)
     tabs: Tabs | None = None
+    lock: DomainLock | None = None  # the guardrail that lives in the browser
     try:
-        tabs = await session.new_tabs()
-        await guard.install(tabs, task.url)
-        await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
-        await _Run(task, model, tabs, guard, writer, result).loop()
+        with translated():  # the browser's boundary: whatever Playwright raised is a BrowserError
+            tabs = await session.new_tabs()
+            lock = await DomainLock.for_task(tabs, task.url, config.allow_domains)
+            await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
+            await _Run(task, model, tabs, guard, lock, writer, result).loop()
     except WebfoveaError as e:
         result.status, result.error = e.status, str(e)
-        if guard.lock and guard.lock.blocked:  # e.g. an entry URL that redirects off the site
-            result.error += f" ({guard.lock.blocked[-1].sentence()})"
-    except PlaywrightError as e:
-        result.status, result.error = "browser_error", (e.message or str(e)).splitlines()[0]
+        if lock and lock.blocked:  # e.g. an entry URL that redirects off the site
+            result.error += f" ({lock.blocked[-1].sentence()})"
     finally:
         if tabs is not None:
             await tabs.close()
@@ -62,6 +62,7 @@ class _Run:
     model: Model
     tabs: Tabs
     guard: Guard
+    lock: DomainLock
     writer: TrajectoryWriter
     result: ResultRecord
     history: list[HistoryItem] = field(default_factory=list)
@@ -137,12 +138,12 @@ class _Run:
         refusal = self.guard.check(action)
         if refusal is not None:
             return feedback.refused(refusal.guardrail, refusal.note)
-        if action.name == "finished":
+        if action.spec.ends_task:
             return await self.answer(action.text("content"))
-        blocked_before = len(self.guard.lock.blocked) if self.guard.lock else 0
+        blocked_before = len(self.lock.blocked)
         note = await safe_execute(self.executor, action, screen)
         record.page_points = list(note.page_points)
-        if self.guard.lock and len(self.guard.lock.blocked) > blocked_before:
+        if len(self.lock.blocked) > blocked_before:
             note.guardrail = note.guardrail or "domain_lock"
         escalation = self.guard.after(action, note.outcome, note.page_points)
         if escalation:
@@ -153,10 +154,12 @@ class _Run:
         """The answer with its evidence: the page as it was when the answer was given."""
         result = self.result
         try:
-            result.evidence = self.writer.write_evidence(await self.tabs.page.screenshot(type="png"))
+            with translated():
+                png = await self.tabs.page.screenshot(type="png")
+            result.evidence = self.writer.write_evidence(png)
             self.writer.write_evidence_text(await visible_text(self.tabs.page))
-        except PlaywrightError as e:
-            result.error = f"evidence screenshot failed: {e.message}"
+        except BrowserError as e:
+            result.error = f"evidence screenshot failed: {e}"
         result.answer_url, result.evidence_at = self.tabs.page.url, time.time()
         if not content.strip():
             result.status = "gave_up"

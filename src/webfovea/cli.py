@@ -15,7 +15,7 @@ from .bench import cli as bench_cli
 from .browser.session import BrowserSession
 from .calibrate import Calibration, calibrate
 from .config import Size
-from .errors import ConfigError, ModelError, WebfoveaError, exit_code
+from .errors import WebfoveaError, error_exit, exit_code
 from .models.loader import load_model
 from .options import RunFlags, RunOptions, add_run_options, flags_from
 from .suite import cli as suite_cli
@@ -132,13 +132,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ns = parser.parse_args(argv)
     try:
         code = commands[ns.command](ns)
-    except ConfigError as e:
-        print(f"webfovea: {e}", file=sys.stderr)
-        code = 2
-    except ModelError as e:
-        print(f"webfovea: model error: {e}", file=sys.stderr)
-        code = 3
-    except WebfoveaError as e:  # a browser that cannot start, a site that cannot be served
-        print(f"webfovea: {e}", file=sys.stderr)
-        code = exit_code(e.status)
+    except WebfoveaError as e:
+        said, code = error_exit(e)
+        print(f"webfovea: {said}", file=sys.stderr)
     sys.exit(code)

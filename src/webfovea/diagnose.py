@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .actions import REGISTRY, Point
+from .actions import REGISTRY, ActionSpec, Point
 from .config import Size
 from .geometry import ModelSpace, OutsideImage, to_page
 from .parse import TOKEN_PATTERN, parse_reply
@@ -148,7 +148,7 @@ def _execute(r: StepRecord) -> Check:
     if mismatch:
         out.append(("execute", mismatch, True))
     content = (r.action or {}).get("content")
-    if (r.action or {}).get("name") in ("type", "fill") and isinstance(content, str) \
+    if (spec := _spec(r)) and spec.types and isinstance(content, str) \
             and content.endswith("\n") and r.outcome not in ("error", "refused") \
             and not r.details.get("enter_pressed"):
         out.append(("execute", f"{r.action_source} ends with \\n but Enter was not pressed "
@@ -235,7 +235,7 @@ def _unseen_answer(task: TaskRun) -> str:
     missing = [v for v in values if _norm(v) not in seen]
     if not missing:
         return ""
-    hovers = [r.step for r in task.steps if (r.action or {}).get("name") == "hover"]
+    hovers = [r.step for r in task.steps if (spec := _spec(r)) and spec.holds_pointer]
     hint = f"; it may have shown only on hover (hovers at steps {_list(hovers)})" if hovers else ""
     return (f"the answer's {_list(missing)} was on neither the page it was given on nor in any "
             f"read_text or note{hint}")
@@ -253,6 +253,10 @@ def _decision_evidence(task: TaskRun) -> str:
         reference = f" (reference {task.reference!r})" if task.reference is not None else ""
         return f"no harness stage shows a fault; the model answered {result.answer!r}{reference}"
     return f"no harness stage shows a fault; the task ended {result.status}"
+
+
+def _spec(r: StepRecord) -> ActionSpec | None:
+    return REGISTRY.get(str((r.action or {}).get("name")))
 
 
 def _name(r: StepRecord) -> str:

@@ -111,7 +111,7 @@ def compose(*, mapped: Mapped, hit: Hit | None, effect: Effect, before: Fingerpr
     if effect.failed:
         note = Note("error", f"The {action.name}{_where(action)} failed: {effect.failed}.",
                     details=details)
-    elif action.spec.budget == "observe":
+    elif action.spec.observes:
         note = _observed(effect, details)
     else:
         text = effect.compare_text or bool(hit and hit.graphic)
@@ -150,7 +150,7 @@ def _judged(action: Action, hit: Hit | None, effect: Effect, after: Fingerprint 
             details: dict[str, Any], *, animating: bool) -> Note:
     head = f"The {action.name}{_where(action)}"
     facts = list(effect.facts)
-    if action.name == "hover" and not any(c.kind == "text" for c in changes):
+    if action.spec.holds_pointer and not any(c.kind == "text" for c in changes):
         facts.insert(0, "visible text unchanged")
     said = "; ".join(p for p in (describe_changes(changes), _events_text(events), *facts) if p)
     if changes or events:

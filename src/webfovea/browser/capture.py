@@ -11,6 +11,7 @@ from playwright.async_api import Page
 
 from ..config import Size
 from ..geometry import fit_within
+from .errors import boundary
 from .scripts import js
 
 
@@ -40,6 +41,7 @@ def downsample(png: bytes, cap: Size | None) -> tuple[bytes, Size, Size]:
     return out.getvalue(), target, original
 
 
+@boundary
 async def capture(page: Page, *, cap: Size | None) -> Screen:
     state = await page.evaluate(js("page_state"))
     raw = await page.screenshot(type="png", caret="initial")
@@ -49,6 +51,7 @@ async def capture(page: Page, *, cap: Size | None) -> Screen:
                   title=str(state["title"]))
 
 
+@boundary
 async def visible_text(page: Page) -> str:
     """What the page and each of its frames render as text, frame by frame."""
     parts = []

@@ -72,6 +72,14 @@ class DomainLock:
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
     _last_allowed: dict[Page, str] = field(default_factory=dict)
 
+    @classmethod
+    async def for_task(cls, tabs: Tabs, entry_url: str,
+                       allow_domains: tuple[str, ...]) -> DomainLock:
+        """The lock of a task that starts at ``entry_url``, installed on its context."""
+        lock = cls(DomainPolicy.for_task(entry_url, allow_domains), tabs)
+        await lock.install()
+        return lock
+
     async def install(self) -> None:
         """Start enforcing on the task's context; call before the entry URL loads."""
         context = self.tabs.context

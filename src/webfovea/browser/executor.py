@@ -15,16 +15,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import Error as PlaywrightError
-
 from .. import faults, feedback
 from ..actions import REGISTRY, Action
 from ..config import AgentConfig, Size
+from ..errors import BrowserError
 from ..geometry import OutsideImage, model_space, to_page
+from ..keys import to_playwright
 from . import fingerprint, observe
 from .capture import Screen
+from .errors import translated
 from .frame_fallback import after_click
-from .keys import to_playwright
 from .locate import Hit, hit_test
 from .scripts import js
 from .session import Tabs, settle
@@ -262,11 +262,12 @@ def match_option(options: list[str], wanted: str) -> tuple[int | None, str]:
 
 
 async def safe_execute(executor: Executor, action: Action, screen: Screen) -> feedback.Note:
-    """Execute, turning a Playwright failure of this one action into an honest note."""
+    """Execute, turning a page failure of this one action into an honest note (a browser
+    that is gone ends the task as a BrowserError)."""
     try:
-        return await executor.execute(action, screen)
-    except PlaywrightError as e:
+        with translated():
+            return await executor.execute(action, screen)
+    except BrowserError as e:
         if not executor.tabs.context.browser or not executor.tabs.context.browser.is_connected():
             raise
-        first = (e.message or str(e)).splitlines()[0]
-        return feedback.failed_note(f"The {action.name} could not be performed: {first}.")
+        return feedback.failed_note(f"The {action.name} could not be performed: {e}.")

@@ -132,7 +132,7 @@ def marks(s: StepRecord) -> dict[str, Any] | None:
                 for p, q in zip(points, landed, strict=False) for a, b in zip(p, q, strict=True))
     return {"points": [[round(x, 1), round(y, 1)] for x, y in points],
             "landed": [[round(x, 1), round(y, 1)] for x, y in landed] if moved else [],
-            "direction": s.action.get("direction") if s.action["name"] == "scroll" else None}
+            "direction": s.action.get("direction") if spec.scrolls else None}
 
 
 def _image(task_dir: Path, rel: str | None, embed: bool) -> str | None:
