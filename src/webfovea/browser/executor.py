@@ -10,7 +10,6 @@ action registry: every registered action has a ``_do_<name>`` handler.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -21,6 +20,7 @@ from ..config import AgentConfig, Size
 from ..errors import BrowserError
 from ..geometry import OutsideImage, model_space, to_page
 from ..keys import to_playwright
+from ..text import fold
 from . import fingerprint, observe
 from .capture import Screen
 from .errors import translated
@@ -240,9 +240,7 @@ def _readback_fact(typed: str, value: dict[str, Any] | None) -> str:
 
 def _normalise(text: str) -> str:
     """Case, accents, punctuation and spacing folded away: 'COTE D'IVOIRE' ~ 'Côte d'Ivoire'."""
-    decomposed = unicodedata.normalize("NFKD", text).casefold()
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^\w\s]", " ", bare).split())
+    return " ".join(re.sub(r"[^\w\s]", " ", fold(text)).split())
 
 
 def match_option(options: list[str], wanted: str) -> tuple[int | None, str]:
