@@ -29,7 +29,7 @@ from webfovea.config import AgentConfig, BrowserConfig
 from webfovea.models.scripted import ScriptedModel
 from webfovea.task import Task
 from webfovea.testing.local_server import LocalServer
-from webfovea.trajectory import read_steps
+from webfovea.rundir import read_steps
 
 STAGES = ("capture", "encode", "prompt", "parse", "execute", "settle", "fingerprints",
           "trajectory_write")

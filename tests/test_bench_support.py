@@ -46,9 +46,7 @@ class TaskPolicy:
         self._lock = threading.Lock()
 
     def __call__(self, request: FakeRequest) -> str:
-        text = request.turns[0].text
-        match = re.search(r"^Task: (.*)$", text, re.MULTILINE)
-        instruction = match.group(1) if match else ""
+        instruction = instruction_of(request)
         # Earlier steps are the model's own turns in the request (structure, not wording).
         step = sum(turn.role == "assistant" for turn in request.turns)
         with self._lock:
@@ -60,6 +58,16 @@ class TaskPolicy:
         if reply == RAISE:
             raise RuntimeError("this task's model always fails")
         return reply
+
+
+def instruction_of(request: FakeRequest) -> str:
+    match = re.search(r"^Task: (.*)$", request.turns[0].text, re.MULTILINE)
+    return match.group(1) if match else ""
+
+
+def by_task(policies: dict[str, Callable[[FakeRequest], str]]) -> Callable[[FakeRequest], str]:
+    """One policy per task instruction, so one bench run can hold tasks that act differently."""
+    return lambda request: policies[instruction_of(request)](request)
 
 
 @contextlib.contextmanager

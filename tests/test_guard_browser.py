@@ -19,15 +19,16 @@ from PIL import Image
 from playwright.async_api import Error as PlaywrightError
 
 from webfovea.agent import run_task
+from webfovea.browser.domain_lock import DomainLock
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
-from webfovea.guard import Guard
 from webfovea.models.loader import load_model
 from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.retry import RetryPolicy
+from webfovea.rundir import read_steps
 from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.trajectory import ResultRecord, StepRecord, read_steps
+from webfovea.trajectory import ResultRecord, StepRecord
 
 PAGES = Path(__file__).parent / "pages" / "guard"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript"}
@@ -272,8 +273,8 @@ async def test_two_tasks_in_one_browser_each_keep_their_own_site(
     ours, other = sites
     tabs_a, tabs_b = await browser.new_tabs(), await browser.new_tabs()
     try:
-        await Guard(AgentConfig()).install(tabs_a, ours.url("link.html"))
-        await Guard(AgentConfig()).install(tabs_b, other.url("landing.html"))
+        await DomainLock.for_task(tabs_a, ours.url("link.html"), ())
+        await DomainLock.for_task(tabs_b, other.url("landing.html"), ())
         await tabs_a.open(ours.url("link.html"))
         await tabs_b.open(other.url("landing.html"))
         await tabs_b.page.goto(other.url("frame.html"))  # B's own site: A's lock lets it be

@@ -37,6 +37,13 @@ class ActionSpec:
     args: tuple[ArgSpec, ...]
     summary: str
     budget: BudgetClass
+    # What the loop, feedback and diagnose need to know of an action, said here once
+    # instead of tested by name where it is used:
+    ends_task: bool = False  # its content is the answer: no page action, the task ends
+    observes: bool = False  # reads the page; its note is its own sentence, not a comparison
+    holds_pointer: bool = False  # the mouse stays: its effect may be only a tooltip
+    scrolls: bool = False  # moves a view; repeated without effect it is one circuit
+    types: bool = False  # types its content; a trailing \n presses Enter
 
     @property
     def signature(self) -> str:
@@ -59,7 +66,8 @@ _SPECS: tuple[ActionSpec, ...] = (
     ActionSpec("click", (_POINT,), "left click", "pointer"),
     ActionSpec("left_double", (_POINT,), "double click", "pointer"),
     ActionSpec("right_single", (_POINT,), "right click", "pointer"),
-    ActionSpec("hover", (_POINT,), "move the mouse there and keep it (reveals tooltips)", "pointer"),
+    ActionSpec("hover", (_POINT,), "move the mouse there and keep it (reveals tooltips)", "pointer",
+               holds_pointer=True),
     ActionSpec(
         "drag",
         (ArgSpec("start_box", "point", "(x1,y1)"), ArgSpec("end_box", "point", "(x2,y2)")),
@@ -71,18 +79,21 @@ _SPECS: tuple[ActionSpec, ...] = (
         (_POINT, ArgSpec("direction", "direction", "down")),
         "scroll the element under the point; direction is up, down, left or right",
         "pointer",
+        scrolls=True,
     ),
     ActionSpec(
         "type",
         (_CONTENT,),
         "type into the focused element; end the content with \\n to press Enter",
         "keyboard",
+        types=True,
     ),
     ActionSpec(
         "fill",
         (_POINT, _CONTENT),
         "focus the field at the point, clear it, type the text and read the value back",
         "keyboard",
+        types=True,
     ),
     ActionSpec(
         "select",
@@ -98,17 +109,20 @@ _SPECS: tuple[ActionSpec, ...] = (
         (ArgSpec("text", "text", "..."),),
         "scroll the next match of the text into view (frames too); says match i of n",
         "observe",
+        observes=True,
     ),
     ActionSpec(
         "read_text",
         (ArgSpec("label", "text", "..."),),
         "return up to 600 characters of page text around the best match for the label",
         "observe",
+        observes=True,
     ),
     ActionSpec("go_back", (), "go back to the previous page", "go_back"),
     ActionSpec("reload", (), "reload the page (small budget)", "reload"),
     ActionSpec("wait", (), "wait for the page to settle", "wait"),
-    ActionSpec("finished", (_CONTENT,), "end the task with the answer as content", "finish"),
+    ActionSpec("finished", (_CONTENT,), "end the task with the answer as content", "finish",
+               ends_task=True),
 )
 
 REGISTRY: Mapping[str, ActionSpec] = {s.name: s for s in _SPECS}

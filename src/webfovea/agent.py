@@ -7,26 +7,26 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import TimeoutError as PlaywrightTimeout
-
 from . import events, feedback
 from .browser import fingerprint
 from .browser.capture import Screen, capture, visible_text
+from .browser.domain_lock import DomainLock
+from .browser.errors import translated
 from .browser.executor import Executor, safe_execute
 from .browser.session import BrowserSession, Tabs
 from .config import AgentConfig
-from .errors import ParseError, TimeLimit, WebfoveaError
+from .errors import BrowserError, PageTimeout, ParseError, TimeLimit, WebfoveaError
 from .geometry import model_space
 from .guard import Guard
 from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
 from .models.sent import sent_summary
 from .parse import parse_reply
 from .prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
+from .rundir import TrajectoryWriter
 from .snapshot.session import SiteSession
 from .stages import Stages, stage
 from .task import Task
-from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
+from .trajectory import ResultRecord, StepRecord, UsageRecord
 
 
 async def run_task(task: Task, *, model: Model, session: BrowserSession, config: AgentConfig,
@@ -39,22 +39,23 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     guard = Guard(config)
     tabs: Tabs | None = None
     site: SiteSession | None = None
+    lock: DomainLock | None = None  # the guardrail that lives in the browser
     events.emit(events.StepEvent("task_started", result.task_id))
     try:
         site = SiteSession(config.site, task.id, task.url, out,
                            host_rules=session.config.host_rules)
         result.site = site.record
-        tabs = await session.new_tabs()
-        await guard.install(tabs, task.url, downstream=await site.attach(tabs))
-        await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
-                        settle_cap=config.settle_cap)
-        await _Run(task, model, tabs, guard, writer, result).loop()
+        with translated():  # the browser's boundary: whatever Playwright raised is a BrowserError
+            tabs = await session.new_tabs()
+            lock = await DomainLock.for_task(tabs, task.url, config.allow_domains,
+                                             downstream=await site.attach(tabs))
+            await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
+                            settle_cap=config.settle_cap)
+            await _Run(task, model, tabs, guard, lock, writer, result).loop()
     except WebfoveaError as e:
         result.status, result.error = e.status, str(e)
-        if guard.lock and guard.lock.blocked:  # e.g. an entry URL that redirects off the site
-            result.error += f" ({guard.lock.blocked[-1].sentence()})"
-    except PlaywrightError as e:
-        result.status, result.error = "browser_error", (e.message or str(e)).splitlines()[0]
+        if lock and lock.blocked:  # e.g. an entry URL that redirects off the site
+            result.error += f" ({lock.blocked[-1].sentence()})"
     except asyncio.CancelledError:  # the user's stop (or the bench's hard limit, which says so)
         result.status, result.error = "interrupted", f"stopped during step {result.steps + 1}"
         raise
@@ -81,6 +82,7 @@ class _Run:
     model: Model
     tabs: Tabs
     guard: Guard
+    lock: DomainLock
     writer: TrajectoryWriter
     result: ResultRecord
     history: list[HistoryItem] = field(default_factory=list)
@@ -166,7 +168,7 @@ class _Run:
         while True:
             try:
                 return await capture(self.tabs.page, cap=self.config.image_cap)
-            except PlaywrightTimeout:
+            except PageTimeout:
                 if self.tabs.gone():
                     raise
 
@@ -197,13 +199,13 @@ class _Run:
         refusal = self.guard.check(action)
         if refusal is not None:
             return feedback.refused(refusal.guardrail, refusal.note)
-        if action.name == "finished":
+        if action.spec.ends_task:
             return await self.answer(action.text("content"))
-        blocked_before = len(self.guard.lock.blocked) if self.guard.lock else 0
+        blocked_before = len(self.lock.blocked)
         with stage("execute"):
             note = await safe_execute(self.executor, action, screen)
         record.page_points = list(note.page_points)
-        if self.guard.lock and len(self.guard.lock.blocked) > blocked_before:
+        if len(self.lock.blocked) > blocked_before:
             note.guardrail = note.guardrail or "domain_lock"
         escalation = self.guard.after(action, note.outcome, note.page_points)
         if escalation:
@@ -214,10 +216,12 @@ class _Run:
         """The answer with its evidence: the page as it was when the answer was given."""
         result = self.result
         try:
-            result.evidence = self.writer.write_evidence(await self.tabs.page.screenshot(type="png"))
+            with translated():
+                png = await self.tabs.page.screenshot(type="png")
+            result.evidence = self.writer.write_evidence(png)
             self.writer.write_evidence_text(await visible_text(self.tabs.page))
-        except PlaywrightError as e:
-            result.error = f"evidence screenshot failed: {e.message}"
+        except BrowserError as e:
+            result.error = f"evidence screenshot failed: {e}"
         result.answer_url, result.evidence_at = self.tabs.page.url, time.time()
         if not content.strip():
             result.status = "gave_up"

@@ -12,7 +12,7 @@ from .config import AgentConfig
 from .errors import ConfigError
 from .models.estimate import LayoutCost, StepSent, layout_cost
 from .models.prices import Price, cost_text, find_price
-from .trajectory import read_result, read_steps
+from .rundir import read_result, read_steps
 
 Command = Callable[[argparse.Namespace], int]
 # The Anthropic rule when only input/output prices are given.

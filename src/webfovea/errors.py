@@ -23,9 +23,10 @@ TaskStatus = Literal[
 
 
 class WebfoveaError(Exception):
-    """Base of every error webfovea raises on purpose."""
+    """Base of every error webfovea raises on purpose. Its status is neutral: a subclass
+    that ends a task names its own; one that does not (and ends a task) is a harness bug."""
 
-    status: TaskStatus = "browser_error"
+    status: TaskStatus = "harness_error"
 
 
 class ConfigError(WebfoveaError):
@@ -59,6 +60,10 @@ class BrowserError(WebfoveaError):
     status: TaskStatus = "browser_error"
 
 
+class PageTimeout(BrowserError):
+    """A page operation ran out of time while the browser is still there (a busy page)."""
+
+
 class SiteUnreachable(WebfoveaError):
     """The entry URL could not be loaded at all."""
 
@@ -88,3 +93,13 @@ EXIT_CODES: dict[TaskStatus | str, int] = {
 def exit_code(status: str) -> int:
     """``webfovea run`` exit code for a task status (DESIGN: 0 answer, 1 none, 3 model, 4 site)."""
     return EXIT_CODES.get(status, 1)
+
+
+def error_exit(error: WebfoveaError) -> tuple[str, int]:
+    """What the command line says for an error that ends a command, and its exit code: the
+    one place errors meet exit codes (2 usage or configuration, 3 model, 4 site or browser)."""
+    if isinstance(error, ConfigError):
+        return str(error), EXIT_CODES["config"]
+    if isinstance(error, ModelError):
+        return f"model error: {error}", EXIT_CODES["model_error"]
+    return str(error), exit_code(error.status)

@@ -116,10 +116,12 @@ def compose(*, mapped: Mapped, hit: Hit | None, effect: Effect, before: Fingerpr
     action = mapped.action
     frame = short_url(hit.frame.url) if hit and hit.in_child_frame else None
     details = dict(effect.details)
+    if hit is not None:  # structured, so readers (diagnose) never parse the note's wording
+        details.update(element=hit.describe(), clickable=bool(hit.info and hit.info["clickable"]))
     if effect.failed:
         note = Note("error", f"The {action.name}{_where(action)} failed: {effect.failed}.",
                     details=details)
-    elif action.spec.budget == "observe":
+    elif action.spec.observes:
         note = _observed(effect, details)
     else:
         text = effect.compare_text or bool(hit and hit.graphic)
@@ -159,7 +161,7 @@ def _judged(action: Action, hit: Hit | None, effect: Effect, after: Fingerprint 
             details: dict[str, Any], *, animating: bool, moving: list[str]) -> Note:
     head = f"The {action.name}{_where(action)}"
     facts = list(effect.facts)
-    if action.name == "hover" and not any(c.kind == "text" for c in changes):
+    if action.spec.holds_pointer and not any(c.kind == "text" for c in changes):
         facts.insert(0, "visible text unchanged")
     said = "; ".join(p for p in (describe_changes(changes), _events_text(events), *facts) if p)
     if changes or events:

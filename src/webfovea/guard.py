@@ -2,8 +2,7 @@
 
 The loop asks the guard whether the task may take another step (steps, wall
 clock), whether each parsed action may run (hotkey blacklist, answer grounding,
-per-action budgets), installs its browser side once per task (the domain lock)
-and appends its word to each executed action's note (repeat detector). A refusal
+per-action budgets) and appends its word to each executed action's note (repeat detector). A refusal
 names its guardrail; the loop records that name and sends the text as the note.
 """
 
@@ -12,18 +11,12 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from .actions import Action
-from .browser.domain_lock import DomainLock, Downstream
 from .config import AgentConfig
-from .domains import DomainPolicy
 from .errors import TaskStatus
 from .hotkeys import blacklisted
 from .repeats import PagePoints, RepeatDetector
-
-if TYPE_CHECKING:
-    from .browser.session import Tabs
 
 
 @dataclass(frozen=True)
@@ -38,7 +31,6 @@ class Guard:
     started: float = field(default_factory=time.monotonic)
     used: Counter[str] = field(default_factory=Counter)
     repeats: RepeatDetector = field(default_factory=RepeatDetector)
-    lock: DomainLock | None = None
     acted: bool = False  # an action other than finished has been let through
     challenged: bool = False  # answer grounding has asked once
 
@@ -56,7 +48,7 @@ class Guard:
     def check(self, action: Action) -> Refusal | None:
         """A refusal if the action breaks a guardrail; counts it against its budget otherwise."""
         refusal = self._hotkey(action) or self._grounding(action) or self._budget(action)
-        if refusal is None and action.name != "finished":
+        if refusal is None and not action.spec.ends_task:
             self.acted = True
         return refusal
 
@@ -72,7 +64,7 @@ class Guard:
 
     def _grounding(self, action: Action) -> Refusal | None:
         """Challenge, once, an answer given before the agent has done anything on the page."""
-        if action.name != "finished" or self.acted or self.challenged:
+        if not action.spec.ends_task or self.acted or self.challenged:
             return None
         self.challenged = True
         answer = action.text("content")
@@ -90,14 +82,6 @@ class Guard:
                            f"{limit} times per task; try something else.")
         self.used[budget_class] += 1
         return None
-
-    async def install(self, tabs: Tabs, entry_url: str, *,
-                      downstream: Downstream | None = None) -> None:
-        """Set up the browser-side guardrails (domain lock) on a task's context; requests the
-        lock lets through go to ``downstream`` (a site snapshot replay) if given."""
-        self.lock = DomainLock(DomainPolicy.for_task(entry_url, self.config.allow_domains), tabs,
-                               downstream=downstream)
-        await self.lock.install()
 
     def after(self, action: Action, outcome: str, points: PagePoints) -> str:
         """An extra sentence for the note once an action keeps having no effect ('' if none)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .browser.keys import to_playwright
+from .keys import to_playwright
 
 _MODIFIERS = {"control": "mod", "meta": "mod", "alt": "alt", "shift": "shift"}
 

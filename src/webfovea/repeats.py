@@ -37,7 +37,7 @@ class _Seen:
 
 def _key(action: Action, points: PagePoints) -> tuple[str, tuple[tuple[str, str], ...], PagePoints]:
     args = tuple(sorted((k, v) for k, v in action.args.items() if not isinstance(v, Point)))
-    if action.name == "scroll":
+    if action.spec.scrolls:
         points = ()  # the circuit breaker: any scroll this way that moves nothing counts
     return action.name, args, points
 
@@ -46,7 +46,7 @@ def escalation(action: Action, count: int) -> str:
     """The note for the ``count``-th time the action had no effect ('' below the threshold)."""
     if count < THRESHOLD:
         return ""
-    scroll = action.name == "scroll"
+    scroll = action.spec.scrolls
     said = f"{'Scrolling this way' if scroll else 'This'} has had no effect {count} times; " \
            "try something else"
     hint = ("find_text(), or scroll another area" if scroll

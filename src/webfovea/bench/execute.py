@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import os
 import shutil
 from collections.abc import Coroutine
 from dataclasses import dataclass, replace
@@ -21,9 +19,9 @@ from typing import Any
 from ..agent import run_task
 from ..browser.session import BrowserSession
 from ..config import AgentConfig, BrowserConfig
-from ..errors import WebfoveaError
+from ..errors import ConfigError, WebfoveaError
 from ..models.loader import load_model
-from ..suite.server import lane_url
+from ..rundir import read_result, write_result
 from ..task import Task
 from ..trajectory import ResultRecord
 
@@ -46,12 +44,6 @@ class Job:
     # DevTools endpoints of remote browsers, one per slot (slot i attaches to entry i modulo
     # their number), e.g. a pool of browser containers. Empty: the browser config's own.
     cdp_urls: tuple[str, ...] = ()
-
-    def model_base_url(self, browser: BrowserConfig) -> str | None:
-        """The oracle plays the suite lane its browser's host rules point at; others as given."""
-        if self.base_url or not self.model.startswith("oracle"):
-            return self.base_url
-        return lane_url(browser.host_rules)
 
     def browser_for(self, slot: int) -> BrowserConfig:
         browser = self.browser
@@ -76,7 +68,8 @@ async def execute(task: Task, job: Job, session: BrowserSession, out: Path) -> R
         shutil.rmtree(out)  # a rerun (resume) starts an unfinished task's directory afresh
     out.mkdir(parents=True)
     try:
-        model = load_model(job.model, base_url=job.model_base_url(session.config))
+        model = load_model(job.model, base_url=job.base_url,
+                           host_rules=session.config.host_rules)
     except WebfoveaError as e:
         return close_record(task, out, "model_error", f"could not load the model: {e}")
     try:
@@ -125,14 +118,10 @@ def ended_record(out: Path) -> ResultRecord | None:
 
 def close_record(task: Task, out: Path, status: str, error: str) -> ResultRecord:
     """Give the task's directory a final result.json with ``status``, keeping what it had."""
-    path = out / "result.json"
     try:
-        result = ResultRecord.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        result = read_result(out)
+    except (OSError, ConfigError):
         result = ResultRecord(task=task.instruction, url=task.url, task_id=task.id)
     result.status, result.error = status, error
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(result.model_dump(mode="json"), indent=2), encoding="utf-8")
-    os.replace(tmp, path)
+    write_result(out, result)
     return result

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from ..errors import ModelError
 from ..task import AnswerType
+from ..text import fold
 from .dates import DateValue, find_date, parse_date, same_date
 from .judge import Judge
 from .numbers import Number, find_numbers, is_single_number, plain, prepare, within
@@ -42,8 +43,7 @@ def normalize(text: str) -> str:
     Punctuation between digits stays ("1.5" must not become "15", nor "3/4" "34");
     symbols stay too, so "$5" and "€5" stay different.
     """
-    text = unicodedata.normalize("NFKD", prepare(text).casefold())
-    text = "".join(c for c in text if not unicodedata.combining(c))
+    text = fold(prepare(text))
     out = []
     for i, c in enumerate(text):
         if unicodedata.category(c)[0] == "P" and not _numeric_mark(text, i):

@@ -24,6 +24,7 @@ from playwright.async_api import Error as PlaywrightError
 from ..config import Size
 from ..geometry import fit_within
 from ..stages import stage
+from .errors import boundary
 from .scripts import js
 
 _PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -89,6 +90,7 @@ async def _render(page: Page, viewport: Size, scale: float) -> bytes:
     return base64.b64decode(reply["data"])
 
 
+@boundary
 async def capture(page: Page, *, cap: Size | None) -> Screen:
     with stage("capture"):
         state = await page.evaluate(js("page_state"))
@@ -112,6 +114,7 @@ async def _fallback(page: Page, cap: Size | None) -> tuple[bytes, Size, Size]:
         return downsample(raw, cap)
 
 
+@boundary
 async def visible_text(page: Page) -> str:
     """What the page and each of its frames render as text, frame by frame."""
     parts = []

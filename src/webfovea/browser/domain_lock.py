@@ -82,6 +82,15 @@ class DomainLock:
     # still judges each document first, exactly as in a live run.
     downstream: Downstream | None = None
 
+    @classmethod
+    async def for_task(cls, tabs: Tabs, entry_url: str, allow_domains: tuple[str, ...], *,
+                       downstream: Downstream | None = None) -> DomainLock:
+        """The lock of a task that starts at ``entry_url``, installed on its context; requests
+        it lets through go to ``downstream`` (a site snapshot replay) if given."""
+        lock = cls(DomainPolicy.for_task(entry_url, allow_domains), tabs, downstream=downstream)
+        await lock.install()
+        return lock
+
     async def install(self) -> None:
         """Start enforcing on the task's context; call before the entry URL loads."""
         context = self.tabs.context

@@ -13,19 +13,19 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import Error as PlaywrightError
-
 from .. import faults, feedback
 from ..actions import REGISTRY, Action
 from ..config import AgentConfig, Size
+from ..errors import BrowserError
 from ..geometry import OutsideImage, model_space, to_page
+from ..keys import to_playwright
 from ..stages import stage
 from . import fingerprint, native_inputs, observe
 from .capture import Screen
 from .effect import Effect as Effect  # re-exported: feedback types its argument by it
+from .errors import translated
 from .frame_fallback import after_click
 from .history import pages_behind
-from .keys import to_playwright
 from .locate import Hit, hit_test
 from .scripts import js
 from .session import Tabs
@@ -156,7 +156,7 @@ class Executor:
 
     async def _do_type(self, m: Mapped, hit: Hit | None) -> Effect:
         entered = await self._type_text(m.action.text("content"))
-        return Effect(facts=["pressed Enter"] if entered else [], details={"enter": entered})
+        return Effect(facts=["pressed Enter"] if entered else [], details={"enter_pressed": entered})
 
     async def _do_fill(self, m: Mapped, hit: Hit | None) -> Effect:
         if hit is None or not hit.info or not hit.info["editable"]:
@@ -179,7 +179,7 @@ class Executor:
             facts.append("pressed Enter")
         return Effect(facts=facts, checked=True,
                       details={"typed": text, "readback": value and value["value"],
-                               "enter": "pressed Enter" in facts})
+                               "enter_pressed": "pressed Enter" in facts})
 
     async def _do_hotkey(self, m: Mapped, hit: Hit | None) -> Effect:
         await self.tabs.page.keyboard.press(to_playwright(m.action.text("key")))
@@ -231,11 +231,12 @@ def _readback_fact(typed: str, value: dict[str, Any] | None) -> str:
 
 
 async def safe_execute(executor: Executor, action: Action, screen: Screen) -> feedback.Note:
-    """Execute, turning a Playwright failure of this one action into an honest note."""
+    """Execute, turning a page failure of this one action into an honest note (a browser
+    that is gone ends the task as a BrowserError)."""
     try:
-        return await executor.execute(action, screen)
-    except PlaywrightError as e:
+        with translated():
+            return await executor.execute(action, screen)
+    except BrowserError as e:
         if not executor.tabs.context.browser or not executor.tabs.context.browser.is_connected():
             raise
-        first = (e.message or str(e)).splitlines()[0]
-        return feedback.failed_note(f"The {action.name} could not be performed: {first}.")
+        return feedback.failed_note(f"The {action.name} could not be performed: {e}.")

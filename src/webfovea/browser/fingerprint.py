@@ -20,6 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FloatRect, Frame, Page
 
 from .. import faults
+from .errors import boundary
 from .locate import Hit, short_url
 from .scripts import watched
 from .session import Tabs
@@ -117,6 +118,7 @@ async def _take(tabs: Tabs, phase: Phase, point: tuple[int, int] | None, hit: Hi
     return [FramePrint(f, data, f in primary) for f, data in zip(frames, results, strict=True) if data]
 
 
+@boundary
 async def watch(page: Page) -> None:
     """Start the noise watchers in every frame (cheap, idempotent): call it when a page is
     shown to the model, so the model's thinking time is the watchers' baseline."""

@@ -9,10 +9,10 @@ reads back what the page holds afterwards; the note says that, never what was me
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from ..native_values import EXAMPLES, NotAValue, to_input_value
+from ..text import fold
 from .effect import Effect
 from .locate import Hit
 from .scripts import js
@@ -97,9 +97,7 @@ def _select_facts(options: list[str], index: int, how: str, before: list[int], a
 
 def _normalise(text: str) -> str:
     """Case, accents, punctuation and spacing folded away: 'COTE D'IVOIRE' ~ 'Côte d'Ivoire'."""
-    decomposed = unicodedata.normalize("NFKD", text).casefold()
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^\w\s]", " ", bare).split())
+    return " ".join(re.sub(r"[^\w\s]", " ", fold(text)).split())
 
 
 def match_option(options: list[str], wanted: str) -> tuple[int | None, str]:

@@ -10,36 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..errors import ConfigError
 from .manifest import Limit, Manifest, Snapshot
 from .match import RANDOM_BODY
-from .records import UNMATCHED_FILE, SiteOptions, Unmatched
+from .records import UNMATCHED_FILE, Unmatched
 
 Handler = Callable[[argparse.Namespace], int]
-
-
-def add_site_options(p: argparse.ArgumentParser) -> None:
-    """``--record-site/--replay-site`` (``run``); ``bench`` spells them ``--record-sites``/
-    ``--replay-sites`` and keeps one snapshot per task under DIR (either spelling works)."""
-    p.add_argument("--record-site", "--record-sites", dest="record_site", metavar="DIR",
-                   help="record every response the run loads into a site snapshot at DIR "
-                        "(bench: one per task, DIR/<task id>)")
-    p.add_argument("--replay-site", "--replay-sites", dest="replay_site", metavar="DIR",
-                   help="serve the pages only from the site snapshot at DIR; nothing reaches "
-                        "the network (bench: DIR/<task id>)")
-
-
-def site_options(ns: argparse.Namespace, *, per_task: bool = False) -> SiteOptions:
-    record, replay = getattr(ns, "record_site", None), getattr(ns, "replay_site", None)
-    if record and replay:
-        raise ConfigError("give --record-site or --replay-site, not both")
-    if replay and not Path(replay).is_dir():
-        raise ConfigError(f"--replay-site: {replay} is not a directory")
-    if record:
-        return SiteOptions("record", str(record), per_task)
-    if replay:
-        return SiteOptions("replay", str(replay), per_task)
-    return SiteOptions()
 
 
 def register(subparsers: Any) -> dict[str, Handler]:

@@ -34,7 +34,9 @@ from typing import Any, Literal
 
 from PIL import Image, UnidentifiedImageError
 
-from webfovea.models.prefix_cache import Block, CacheMode, Charge, PrefixCache
+from .. import geometry
+from ..config import Size
+from ..models.prefix_cache import Block, CacheMode, Charge, PrefixCache
 
 Provider = Literal["openai", "anthropic"]
 ROUTES: dict[str, Provider] = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
@@ -393,12 +395,10 @@ def _open_image(data: str) -> Image.Image:
 
 def fit_within(image: Image.Image, box: tuple[int, int]) -> Image.Image:
     """The image shrunk to fit ``box`` with its aspect kept; unchanged when it fits."""
-    width, height = image.size
-    scale = min(box[0] / width, box[1] / height)
-    if scale >= 1:
+    size, target = Size(*image.size), geometry.fit_within(Size(*image.size), Size(*box))
+    if target == size:
         return image
-    size = (max(1, round(width * scale)), max(1, round(height * scale)))
-    return image.resize(size, Image.Resampling.LANCZOS)
+    return image.resize((target.width, target.height), Image.Resampling.LANCZOS)
 
 
 # -- encoding ---------------------------------------------------------------------------------

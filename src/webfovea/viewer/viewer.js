@@ -240,7 +240,7 @@
     const here = d.findings.filter((f) => f.step === step);
     if (d.step !== step && !here.length) return null;
     const lines = here.length ? here : [{ stage: d.stage, evidence: d.evidence, strong: true }];
-    return el("div", { cls: `diagnosis blame${d.step === step ? " first" : ""}` },
+    return el("div", { cls: `blame${d.step === step ? " first" : ""}` },
       el("strong", { text: d.step === step ? `Diagnosis blames this step: ${d.stage}` : "Also found here" }),
       el("ul", {}, lines.map((f) => el("li", {}, `${f.stage}${f.strong ? "" : " [weak]"}: `, f.evidence))));
   }
@@ -284,17 +284,18 @@
       el("div", { cls: "answer" }, shot, info));
   }
 
-  // What the model was sent at this step: the prompt text and the images, by reference.
+  // What the model was sent at this step: the new prompt text and the screenshots, linked.
   function sentSection(s) {
     const sent = s.sent;
     if (!sent) return null;
-    const images = (sent.images || []).map((img) => el("li", {},
-      img.href ? el("a", { href: img.href, text: img.label || img.path }) : fmt.text(img.label || img.path),
-      img.size ? ` (${img.size[0]}×${img.size[1]})` : ""));
-    return el("details", { cls: "sent" }, el("summary", { text: `Sent to the model (${images.length} images)` }),
-      images.length ? el("ul", {}, images) : null,
-      sent.system ? el("div", {}, el("strong", { text: "System" }), el("pre", { text: sent.system })) : null,
-      el("div", {}, el("strong", { text: "Prompt" }), el("pre", { text: sent.text || "—" })));
+    const images = sent.images.map((img) => el("li", {},
+      img.href ? el("a", { href: img.href, text: img.label }) : img.label,
+      img.size ? ` (${img.size[0]}×${img.size[1]} sent)` : ""));
+    const earlier = sent.turns > 1 ? `; before it, ${sent.turns - 1} earlier turns (the earlier steps' prompts and replies)` : "";
+    return el("details", { cls: "sent" }, el("summary", { text: `Sent to the model (${images.length} screenshots)` }),
+      el("div", { cls: "muted", text: `system text ${fmt.int(sent.system_chars)} characters${earlier}` }),
+      el("strong", { text: "Screenshots attached (oldest first)" }), el("ul", {}, images),
+      el("strong", { text: "This step's prompt" }), el("pre", { text: fmt.text(sent.text) }));
   }
 
   function stepCard(s, diagnosis) {
@@ -357,6 +358,11 @@
         const line = 90;
         let best = -1;
         cards.forEach((c, j) => { if (c.getBoundingClientRect().top <= line) best = j; });
+        // At the end of the page the last cards cannot reach the top: keep a current step
+        // that is in view (the one a key or link chose).
+        const atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 4;
+        const top = current >= 0 ? cards[current].getBoundingClientRect().top : -1;
+        if (atEnd && top >= 0 && top < window.innerHeight) return;
         if (best >= 0 && best !== current) mark(best);
       });
     }, { passive: true });
@@ -401,6 +407,7 @@
     const [nav, links] = timeline(d.steps);
     const parts = [...taskHeader(d.task, d.back), diagnosisBox(d.diagnosis), answerSection(d.task),
       el("h2", { text: `Steps (${d.steps.length})` }), nav, ...cards];
+    app.classList.add("task-page");
     app.append(...parts.filter((p) => p !== null));
     keyboard(cards, stepper(cards, links));
   }
@@ -527,18 +534,16 @@
     search.addEventListener("input", apply);
     const scored = d.tasks.filter((t) => t.verdict !== "unscored");
     const solved = scored.filter((t) => t.verdict === "correct").length;
-    const r = rate(solved, scored.length);
     const finished = d.tasks.filter((t) => t.status === "finished").length;
     const stages = d.stages.filter(([, n]) => n).map(([name, n]) => `${name} ${n}`);
     const costs = d.tasks.map((t) => t.cost).filter((c) => c !== null);
     const inTokens = d.tasks.reduce((a, t) => a + t.input_tokens, 0);
     const outTokens = d.tasks.reduce((a, t) => a + t.output_tokens, 0);
     app.append(el("h1", { text: `Bench run ${d.name}` }),
-      el("p", { cls: "headline" },
-        el("strong", { text: scored.length ? `success ${fmt.pct(r.p)} ± ${fmt.pct(r.se)} (${solved}/${scored.length})` : "no scored task" }),
-        ` · ${d.tasks.length} tasks · ${finished} finished · model ${fmt.text(d.model)}` +
+      ...d.summary.map((line, i) => el("p", { cls: "summary" }, i ? line : el("strong", { text: line }))),
+      el("p", { cls: "headline", text: `${d.tasks.length} tasks · ${finished} finished · ${solved} scored correct` +
         ` · tokens ${fmt.int(inTokens)} in / ${fmt.int(outTokens)} out` +
-        (costs.length ? ` · cost ${fmt.cost(costs.reduce((a, c) => a + c, 0))}` : "")),
+        (costs.length ? ` · cost ${fmt.cost(costs.reduce((a, c) => a + c, 0))}` : "") }),
       el("p", { text: `Failures by the stage that broke first: ${stages.join(" · ") || "none"}` }),
       benchCharts(d),
       el("div", { cls: "filters" }, selects.map(([label]) => label), minimums.map(([label]) => label),

@@ -1,4 +1,5 @@
-"""Hotkey names as models write them → Playwright key strings."""
+"""Hotkey names as models write them → the browser's key strings (pure: the hotkey blacklist
+and the executor both read keys through here)."""
 
 from __future__ import annotations
 
