@@ -25,8 +25,8 @@ from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig, Size, SmartResize
 from webfovea.geometry import fit_within, model_space, to_page
 from webfovea.models.scripted import ScriptedModel
+from webfovea.rundir import read_steps
 from webfovea.task import Task
-from webfovea.trajectory import read_steps
 
 MARK = (1234, 567, 40, 30)  # left, top, width, height in CSS px (scaled to the viewport)
 

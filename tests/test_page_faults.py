@@ -10,10 +10,10 @@ from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
 from webfovea.models.loader import load_model
+from webfovea.rundir import read_steps
 from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
-from webfovea.trajectory import read_steps
 from webfovea.viewer.report import write_report
 
 

@@ -16,10 +16,11 @@ from webfovea.config import AgentConfig
 from webfovea.models.loader import load_model
 from webfovea.models.prefix_cache import Block, common_prefix
 from webfovea.prompt import first_shown
+from webfovea.rundir import read_steps
 from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
-from webfovea.trajectory import ResultRecord, read_steps
+from webfovea.trajectory import ResultRecord
 
 STEPS = 20
 SCROLLS = [f"Thought: keep looking ({i}).\nAction: scroll(start_box='(600,400)', "
