@@ -18,6 +18,7 @@ from rich.console import Console
 
 from ..errors import ConfigError
 from ..models.loader import load_model
+from .charts import compare_chart, score_chart, write_chart
 from .compare import compare, print_comparison
 from .execute import Job
 from .html_report import write_html
@@ -46,11 +47,15 @@ def register(subparsers: Any) -> dict[str, Handler]:
     score.add_argument("--judge", help="model spec of a judge for semantic equivalence "
                                        "(implies --rescore)")
     score.add_argument("--judge-base-url")
+    score.add_argument("--chart", type=Path, metavar="FILE.svg|FILE.png",
+                       help="also draw the run's charts (success by site and tag, outcomes)")
     _add_prices(score)
     cmp = subparsers.add_parser("compare", help="compare two bench runs task by task")
     cmp.add_argument("run_a", type=Path)
     cmp.add_argument("run_b", type=Path)
     cmp.add_argument("--format", choices=("table", "json"), default="table")
+    cmp.add_argument("--chart", type=Path, metavar="FILE.svg|FILE.png",
+                     help="also draw both runs' success and the paired tasks' moves")
     return {"bench": cmd_bench, "score": cmd_score, "compare": cmd_compare}
 
 
@@ -209,6 +214,8 @@ def cmd_score(ns: argparse.Namespace) -> int:
         report = build_report(store, str(ns.run_dir), prices=_prices(ns))
         if ns.rescore or ns.judge:
             write_html(report, ns.run_dir, {r.task_id: r.dir for r in store.rows()})
+        if ns.chart:
+            _chart(score_chart(report, store.rows()), ns.chart)
     finally:
         store.close()
     if ns.format == "json":
@@ -238,11 +245,17 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     finally:
         for store in stores:
             store.close()
+    if ns.chart:
+        _chart(compare_chart(result), ns.chart)
     if ns.format == "json":
         print(json.dumps(result.to_json(), indent=2))
     else:
         print_comparison(result, _stdout())
     return 0
+
+
+def _chart(chart: str, path: Path) -> None:
+    print(f"chart: {write_chart(chart, path)}", file=sys.stderr)
 
 
 def _stdout() -> Console:

@@ -357,6 +357,11 @@
         const line = 90;
         let best = -1;
         cards.forEach((c, j) => { if (c.getBoundingClientRect().top <= line) best = j; });
+        // At the end of the page the last cards cannot reach the top: keep a current step
+        // that is in view (the one a key or link chose).
+        const atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+        const top = current >= 0 ? cards[current].getBoundingClientRect().top : -1;
+        if (atEnd && top >= 0 && top < window.innerHeight) return;
         if (best >= 0 && best !== current) mark(best);
       });
     }, { passive: true });
