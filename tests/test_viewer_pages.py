@@ -277,7 +277,7 @@ async def test_folder_index_lists_every_run(browser: BrowserSession, runs: Path,
         first = await page.locator("tbody tr").first.locator("td").first.inner_text()
         assert first == "b"  # best first
         await page.get_by_role("link", name="a", exact=True).click()
-        await page.wait_for_url(re.compile(r"/broken/a/view\.html$"))
+        await page.wait_for_url(re.compile(r"/broken/a/report\.html$"))
         assert await page.locator("h1").inner_text() == "Bench run a"
         assert problems == []
 

@@ -44,10 +44,11 @@ class Panel:
     scale: float = 1.0
 
 
-def rate_bar(label: str, correct: int, n: int) -> Bar:
+def rate_bar(label: str, correct: float, n: int) -> Bar:
+    """A success rate with its binomial standard error (``correct`` may be a sum of rates)."""
     p = correct / n if n else 0.0
     se = math.sqrt(p * (1 - p) / n) if n else 0.0
-    return Bar(label, p, f"{100 * p:.0f}% ± {100 * se:.0f} ({correct}/{n})", se)
+    return Bar(label, p, f"{100 * p:.0f}% ± {100 * se:.0f} ({correct:g}/{n})", se)
 
 
 def _panel_svg(panel: Panel, top: float) -> tuple[list[str], float]:

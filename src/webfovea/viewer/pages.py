@@ -6,21 +6,16 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..outcomes import bucket
+from ..rundir import TaskRun
 from ..trajectory import UsageRecord
 from .diffs import changed_regions
-from .rundir import TaskRun
 
 
 def outcome(task: TaskRun) -> str:
-    """The bench report's outcome bucket of a task (bench.report.BUCKETS)."""
-    status = task.result.status
-    if status == "finished":
-        if task.verdict == "unscored":
-            return "unscored"
-        if task.verdict == "correct":
-            return "correct"
-        return "wrong_answer" if (task.result.answer or "").strip() else "no_answer"
-    return "no_answer" if status == "gave_up" else status
+    """The bench report's outcome bucket of a task."""
+    return bucket(task.result.status, task.score.correct if task.score else None,
+                  task.result.answer)
 
 
 def site(url: str) -> str:

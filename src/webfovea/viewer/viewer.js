@@ -532,18 +532,16 @@
     search.addEventListener("input", apply);
     const scored = d.tasks.filter((t) => t.verdict !== "unscored");
     const solved = scored.filter((t) => t.verdict === "correct").length;
-    const r = rate(solved, scored.length);
     const finished = d.tasks.filter((t) => t.status === "finished").length;
     const stages = d.stages.filter(([, n]) => n).map(([name, n]) => `${name} ${n}`);
     const costs = d.tasks.map((t) => t.cost).filter((c) => c !== null);
     const inTokens = d.tasks.reduce((a, t) => a + t.input_tokens, 0);
     const outTokens = d.tasks.reduce((a, t) => a + t.output_tokens, 0);
     app.append(el("h1", { text: `Bench run ${d.name}` }),
-      el("p", { cls: "headline" },
-        el("strong", { text: scored.length ? `success ${fmt.pct(r.p)} ± ${fmt.pct(r.se)} (${solved}/${scored.length})` : "no scored task" }),
-        ` · ${d.tasks.length} tasks · ${finished} finished · model ${fmt.text(d.model)}` +
+      ...d.summary.map((line, i) => el("p", { cls: "summary" }, i ? line : el("strong", { text: line }))),
+      el("p", { cls: "headline", text: `${d.tasks.length} tasks · ${finished} finished · ${solved} scored correct` +
         ` · tokens ${fmt.int(inTokens)} in / ${fmt.int(outTokens)} out` +
-        (costs.length ? ` · cost ${fmt.cost(costs.reduce((a, c) => a + c, 0))}` : "")),
+        (costs.length ? ` · cost ${fmt.cost(costs.reduce((a, c) => a + c, 0))}` : "") }),
       el("p", { text: `Failures by the stage that broke first: ${stages.join(" · ") || "none"}` }),
       benchCharts(d),
       el("div", { cls: "filters" }, selects.map(([label]) => label), minimums.map(([label]) => label),
