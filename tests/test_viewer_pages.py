@@ -32,6 +32,8 @@ XSS_TAG = "<b onmouseover=window.__xss=2>tag</b>"
 SEARCH_TASK = "Find the laptop's price."
 REVEAL_TASK = "Find the total."
 TOTAL_IN_SENT = (1050, 712.5)  # #total at page (1400, 950), sent image = page x 0.75
+# The module's fixture runs two benches; on a loaded machine that outlasts the default limit.
+pytestmark = pytest.mark.timeout(900)
 
 
 def by_task() -> Callable[[FakeRequest], str]:
@@ -64,7 +66,7 @@ def bench(tasks: Path, out: Path, *, faults: str = "") -> None:
     with FakeProvider(by_task()) as fp:
         done = subprocess.run(
             [sys.executable, "-m", "webfovea", "bench", str(tasks), "--out", str(out),
-             "--model", "openai:fake-vlm", "--base-url", fp.base_url, "--workers", "2",
+             "--model", "openai:fake-vlm", "--base-url", fp.base_url, "--workers", "3",
              "--max-steps", "4", "--price-input", "3", "--price-output", "15"],
             capture_output=True, text=True, timeout=400,
             env={**os.environ, "OPENAI_API_KEY": "test-key", "WEBFOVEA_FAULTS": faults})

@@ -43,3 +43,20 @@ def add_diffs(task: TaskRun, steps: list[dict[str, Any]]) -> None:
                                            task.dir / after.screenshot)
 
 
+
+
+def add_sent(task: TaskRun, steps: list[dict[str, Any]]) -> None:
+    """What each step sent the model: this step's new prompt text (the earlier turns are the
+    earlier steps' prompts and replies) and the screenshots attached, as links to the steps
+    that show them (never copied)."""
+    recorded = {r.step for r in task.steps}
+    for record, data in zip(task.steps, steps, strict=True):
+        request = record.request
+        if not request:
+            continue
+        sizes = request.get("images") or []
+        images = [{"label": f"screenshot of step {n}", "href": f"#step-{n}" if n in recorded else None,
+                   "size": sizes[i] if i < len(sizes) else None}
+                  for i, n in enumerate(request.get("image_steps") or [])]
+        data["sent"] = {"text": request.get("turn_text"), "turns": request.get("turns"),
+                        "system_chars": request.get("system_chars"), "images": images}

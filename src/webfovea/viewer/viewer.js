@@ -284,17 +284,18 @@
       el("div", { cls: "answer" }, shot, info));
   }
 
-  // What the model was sent at this step: the prompt text and the images, by reference.
+  // What the model was sent at this step: the new prompt text and the screenshots, linked.
   function sentSection(s) {
     const sent = s.sent;
     if (!sent) return null;
-    const images = (sent.images || []).map((img) => el("li", {},
-      img.href ? el("a", { href: img.href, text: img.label || img.path }) : fmt.text(img.label || img.path),
-      img.size ? ` (${img.size[0]}×${img.size[1]})` : ""));
-    return el("details", { cls: "sent" }, el("summary", { text: `Sent to the model (${images.length} images)` }),
-      images.length ? el("ul", {}, images) : null,
-      sent.system ? el("div", {}, el("strong", { text: "System" }), el("pre", { text: sent.system })) : null,
-      el("div", {}, el("strong", { text: "Prompt" }), el("pre", { text: sent.text || "—" })));
+    const images = sent.images.map((img) => el("li", {},
+      img.href ? el("a", { href: img.href, text: img.label }) : img.label,
+      img.size ? ` (${img.size[0]}×${img.size[1]} sent)` : ""));
+    const earlier = sent.turns > 1 ? `; before it, ${sent.turns - 1} earlier turns (the earlier steps' prompts and replies)` : "";
+    return el("details", { cls: "sent" }, el("summary", { text: `Sent to the model (${images.length} screenshots)` }),
+      el("div", { cls: "muted", text: `system text ${fmt.int(sent.system_chars)} characters${earlier}` }),
+      el("strong", { text: "Screenshots attached (oldest first)" }), el("ul", {}, images),
+      el("strong", { text: "This step's prompt" }), el("pre", { text: fmt.text(sent.text) }));
   }
 
   function stepCard(s, diagnosis) {
