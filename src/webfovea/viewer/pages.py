@@ -48,11 +48,13 @@ def add_diffs(task: TaskRun, steps: list[dict[str, Any]]) -> None:
 def add_sent(task: TaskRun, steps: list[dict[str, Any]]) -> None:
     """What each step sent the model: this step's new prompt text (the earlier turns are the
     earlier steps' prompts and replies) and the screenshots attached, as links to the steps
-    that show them (never copied)."""
+    that show them (never copied). Read from the step record's ``request`` (what the model
+    client recorded about the request: ``turns``, ``system_chars``, ``images`` sizes, and
+    ``image_steps`` / ``turn_text``); steps recorded without it show nothing."""
     recorded = {r.step for r in task.steps}
     for record, data in zip(task.steps, steps, strict=True):
-        request = record.request
-        if not request:
+        request = getattr(record, "request", None)
+        if not isinstance(request, dict) or not request:
             continue
         sizes = request.get("images") or []
         images = [{"label": f"screenshot of step {n}", "href": f"#step-{n}" if n in recorded else None,

@@ -27,7 +27,7 @@ from ..diagnose import STAGES, TaskDiagnosis, diagnose_task
 from ..outcomes import BUCKETS, Rate
 from ..rundir import RunDir, TaskRun, load_run
 from ..trajectory import StepRecord
-from .pages import add_diffs, cost, row_extras
+from .pages import add_diffs, add_sent, cost, row_extras
 
 TASK_PAGE = "view.html"  # in each task directory
 BENCH_PAGE = "report.html"  # a bench run's index: the report, linking every task's page
@@ -88,6 +88,7 @@ def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) ->
     diagnosis = diagnose_task(task) if task.failed else None
     steps = [_step_json(task.dir, s, embed) for s in task.steps]
     add_diffs(task, steps)
+    add_sent(task, steps)
     return {
         "kind": "task",
         "back": back,
