@@ -9,7 +9,7 @@ shipped — then writes the viewer pages and photographs them in headless Chromi
     docs/viewer-pair.png    the two runs side by side
     docs/score-chart.svg    `webfovea score --chart` of the good run
 
-Usage: .venv/bin/python scripts/readme_screenshots.py [--limit 8] [--work DIR]
+Usage: .venv/bin/python scripts/readme_screenshots.py [--limit 6] [--work DIR]
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ async def photograph(pages: list[tuple[Path, str, Path, bool]]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--limit", type=int, default=8, help="suite tasks per run")
+    parser.add_argument("--limit", type=int, default=6, help="suite tasks per run")
     parser.add_argument("--work", type=Path, help="keep the runs here (default: a temp dir)")
     ns = parser.parse_args()
     work = ns.work or Path(tempfile.mkdtemp(prefix="webfovea-shots-"))
@@ -69,7 +69,7 @@ def main() -> None:
     for run in (good, broken):
         shutil.rmtree(run, ignore_errors=True)
     webfovea("suite", "run", "--limit", str(ns.limit), "--out", str(broken),
-             "--oracle-provider-resize", "--image-cap", "none")
+             "--oracle-provider-resize", "--image-cap", "none", "--max-steps", "6")
     webfovea("suite", "run", "--limit", str(ns.limit), "--out", str(good))
     index = Path(webfovea("view", str(good)))
     pair = Path(webfovea("view", str(broken), str(good)))

@@ -240,7 +240,7 @@
     const here = d.findings.filter((f) => f.step === step);
     if (d.step !== step && !here.length) return null;
     const lines = here.length ? here : [{ stage: d.stage, evidence: d.evidence, strong: true }];
-    return el("div", { cls: `diagnosis blame${d.step === step ? " first" : ""}` },
+    return el("div", { cls: `blame${d.step === step ? " first" : ""}` },
       el("strong", { text: d.step === step ? `Diagnosis blames this step: ${d.stage}` : "Also found here" }),
       el("ul", {}, lines.map((f) => el("li", {}, `${f.stage}${f.strong ? "" : " [weak]"}: `, f.evidence))));
   }
@@ -360,7 +360,7 @@
         cards.forEach((c, j) => { if (c.getBoundingClientRect().top <= line) best = j; });
         // At the end of the page the last cards cannot reach the top: keep a current step
         // that is in view (the one a key or link chose).
-        const atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
+        const atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 4;
         const top = current >= 0 ? cards[current].getBoundingClientRect().top : -1;
         if (atEnd && top >= 0 && top < window.innerHeight) return;
         if (best >= 0 && best !== current) mark(best);
@@ -407,6 +407,7 @@
     const [nav, links] = timeline(d.steps);
     const parts = [...taskHeader(d.task, d.back), diagnosisBox(d.diagnosis), answerSection(d.task),
       el("h2", { text: `Steps (${d.steps.length})` }), nav, ...cards];
+    app.classList.add("task-page");
     app.append(...parts.filter((p) => p !== null));
     keyboard(cards, stepper(cards, links));
   }
