@@ -19,6 +19,7 @@ from ..models.loader import load_model
 from ..options import BenchOptions, BenchSettings, Prices, add_run_options, flags_from
 from ..snapshot.compare import snapshot_note
 from ..viewer.report import write_report
+from .charts import compare_chart, score_chart, write_chart
 from .command import run_bench, stdout
 from .compare import compare, print_comparison
 from .judge import Judge
@@ -43,11 +44,15 @@ def register(subparsers: Any) -> dict[str, Handler]:
     score.add_argument("--judge", help="model spec of a judge for semantic equivalence "
                                        "(implies --rescore)")
     score.add_argument("--judge-base-url")
+    score.add_argument("--chart", type=Path, metavar="FILE.svg|FILE.png",
+                       help="also draw the run's charts (success by site and tag, outcomes)")
     _add_prices(score)
     cmp = subparsers.add_parser("compare", help="compare two bench runs task by task")
     cmp.add_argument("run_a", type=Path)
     cmp.add_argument("run_b", type=Path)
     cmp.add_argument("--format", choices=("table", "json"), default="table")
+    cmp.add_argument("--chart", type=Path, metavar="FILE.svg|FILE.png",
+                     help="also draw both runs' success and the paired tasks' moves")
     return {"bench": cmd_bench, "score": cmd_score, "compare": cmd_compare}
 
 
@@ -118,6 +123,8 @@ def cmd_score(ns: argparse.Namespace) -> int:
             asyncio.run(_rescore(store, ns.run_dir, ns.judge, ns.judge_base_url))
             write_report(ns.run_dir)
         report = build_report(store, str(ns.run_dir), prices=_prices(ns))
+        if ns.chart:
+            _chart(score_chart(report, store.rows()), ns.chart)
     finally:
         store.close()
     if ns.format == "json":
@@ -149,6 +156,8 @@ def cmd_compare(ns: argparse.Namespace) -> int:
         for store in stores:
             store.close()
     note = snapshot_note(ns.run_a, ns.run_b)
+    if ns.chart:
+        _chart(compare_chart(result), ns.chart)
     if ns.format == "json":
         print(json.dumps({**result.to_json(), "snapshots": note}, indent=2))
     else:
@@ -158,4 +167,6 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _chart(chart: str, path: Path) -> None:
+    print(f"chart: {write_chart(chart, path)}", file=sys.stderr)
 

@@ -136,7 +136,7 @@ class BenchProgress:
             verdict = {True: "correct", False: "wrong", None: "unscored"}[correct]
             self.console.print(Text(f"[{self.done}/{self.total}] {task_id}: {status}, {verdict} "
                                     f"({matcher}), {steps} steps, {elapsed:.1f}s"
-                                    f"{self._eta_suffix()}"))
+                                    f"{self._eta_suffix()}"), soft_wrap=True)
         else:
             self._live.refresh()
 

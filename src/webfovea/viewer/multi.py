@@ -11,9 +11,9 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from ..errors import ConfigError
+from ..rundir import RunDir, TaskRun, load_run
 from .pages import cost
-from .report import REPORT_NAME, render, write_report
-from .rundir import RunDir, TaskRun, load_run
+from .report import BENCH_PAGE, TASK_PAGE, render, write_report
 
 Group = Literal["fixed", "broken", "both_right", "both_wrong", "unpaired"]
 PAIR_NAME = "pair.html"
@@ -54,7 +54,8 @@ def _run_summary(run: RunDir, page_dir: Path) -> dict[str, Any]:
     costs = [c for t in run.tasks if (c := cost(t.result.usage)) is not None]
     started = min((t.result.started_at for t in run.tasks), default=None)
     return {
-        "name": run.root.name, "kind": run.kind, "href": href(run.root / REPORT_NAME, page_dir),
+        "name": run.root.name, "kind": run.kind,
+        "href": href(run.root / (BENCH_PAGE if run.kind == "bench" else TASK_PAGE), page_dir),
         "model": next((t.result.model for t in run.tasks if t.result.model), ""),
         "date": time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started else None,
         "tasks": len(run.tasks), "scored": len(scored),
@@ -77,17 +78,17 @@ def _side(task: TaskRun, page_dir: Path) -> dict[str, Any]:
     r = task.result
     evidence = task.dir / r.evidence if r.evidence else None
     return {"status": r.status, "verdict": task.verdict, "answer": r.answer, "steps": r.steps,
-            "elapsed": r.elapsed, "href": href(task.dir / REPORT_NAME, page_dir),
+            "elapsed": r.elapsed, "href": href(task.dir / TASK_PAGE, page_dir),
             "evidence": href(evidence, page_dir) if evidence and evidence.is_file() else None}
 
 
 def pair_data(a: RunDir, b: RunDir, page_dir: Path) -> dict[str, Any]:
     """Two runs on the tasks they share, grouped as ``compare`` groups them."""
-    in_b = {t.id: t for t in b.tasks}
-    shared = [(t, in_b[t.id]) for t in a.tasks if t.id in in_b]
+    in_b = {t.label: t for t in b.tasks}
+    shared = [(t, in_b[t.label]) for t in a.tasks if t.label in in_b]
     if not shared:
         raise ConfigError(f"{a.root} and {b.root} share no task: nothing to put side by side")
-    tasks = [{"id": ta.id, "group": group(ta, tb), "reference": ta.reference or tb.reference,
+    tasks = [{"id": ta.label, "group": group(ta, tb), "reference": ta.reference or tb.reference,
               "a": _side(ta, page_dir), "b": _side(tb, page_dir)}
              for ta, tb in shared]
     return {"kind": "pair", "a": _run_summary(a, page_dir),

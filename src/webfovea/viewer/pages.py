@@ -6,21 +6,16 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..outcomes import bucket
+from ..rundir import TaskRun
 from ..trajectory import UsageRecord
 from .diffs import changed_regions
-from .rundir import TaskRun
 
 
 def outcome(task: TaskRun) -> str:
-    """The bench report's outcome bucket of a task (bench.report.BUCKETS)."""
-    status = task.result.status
-    if status == "finished":
-        if task.verdict == "unscored":
-            return "unscored"
-        if task.verdict == "correct":
-            return "correct"
-        return "wrong_answer" if (task.result.answer or "").strip() else "no_answer"
-    return "no_answer" if status == "gave_up" else status
+    """The bench report's outcome bucket of a task."""
+    return bucket(task.result.status, task.score.correct if task.score else None,
+                  task.result.answer)
 
 
 def site(url: str) -> str:
@@ -48,3 +43,22 @@ def add_diffs(task: TaskRun, steps: list[dict[str, Any]]) -> None:
                                            task.dir / after.screenshot)
 
 
+
+
+def add_sent(task: TaskRun, steps: list[dict[str, Any]]) -> None:
+    """What each step sent the model: this step's new prompt text (the earlier turns are the
+    earlier steps' prompts and replies) and the screenshots attached, as links to the steps
+    that show them (never copied). Read from the step record's ``request`` (what the model
+    client recorded about the request: ``turns``, ``system_chars``, ``images`` sizes, and
+    ``image_steps`` / ``turn_text``); steps recorded without it show nothing."""
+    recorded = {r.step for r in task.steps}
+    for record, data in zip(task.steps, steps, strict=True):
+        request = getattr(record, "request", None)
+        if not isinstance(request, dict) or not request:
+            continue
+        sizes = request.get("images") or []
+        images = [{"label": f"screenshot of step {n}", "href": f"#step-{n}" if n in recorded else None,
+                   "size": sizes[i] if i < len(sizes) else None}
+                  for i, n in enumerate(request.get("image_steps") or [])]
+        data["sent"] = {"text": request.get("turn_text"), "turns": request.get("turns"),
+                        "system_chars": request.get("system_chars"), "images": images}

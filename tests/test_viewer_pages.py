@@ -1,0 +1,300 @@
+"""The viewer's index, task page, two-run page and folder index, opened from disk in real
+Chromium. The run directories come from real ``webfovea bench`` runs (Chromium on
+tests/pages/viewer, the model the OpenAI-protocol FakeProvider): run A with a deliberately
+broken harness (clicks land at 3/4 of the point), run B without. Page and model text carries
+markup that must stay text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Page, expect
+
+from viewer_helpers import BAIT, HELP, REVEAL, click, reply, reveal_policy, search_policy
+from webfovea.browser.session import BrowserSession
+from webfovea.testing import FakeProvider, FakeRequest, ScriptedPolicy
+from webfovea.testing.local_server import LocalServer
+
+XSS_TASK = 'Read <script>window.__xss = "task"</script> the page.'
+XSS_THOUGHT = 'Look <img src=x onerror="window.__xss=\'thought\'"> here.'
+XSS_ANSWER = "<img src=x onerror=window.__xss=1>"
+XSS_TAG = "<b onmouseover=window.__xss=2>tag</b>"
+SEARCH_TASK = "Find the laptop's price."
+REVEAL_TASK = "Find the total."
+TOTAL_IN_SENT = (1050, 712.5)  # #total at page (1400, 950), sent image = page x 0.75
+# The module's fixture runs two benches; on a loaded machine that outlasts the default limit.
+pytestmark = pytest.mark.timeout(900)
+
+
+def by_task() -> Callable[[FakeRequest], str]:
+    """One bench's model: each task's policy, chosen by the task text in the request."""
+    policies: dict[str, Callable[[FakeRequest], str]] = {
+        REVEAL_TASK: reveal_policy, SEARCH_TASK: search_policy("laptop\n"),
+        XSS_TASK: ScriptedPolicy([reply(click(BAIT), XSS_THOUGHT), reply(click(HELP), "Help."),
+                                  reply(f"finished(content='{XSS_ANSWER}')", "Done.")])}
+
+    def policy(req: FakeRequest) -> str:
+        text = "\n".join(t.text for t in req.turns if t.role == "user")
+        return next(p(req) for task, p in policies.items() if task in text)
+
+    return policy
+
+
+def write_task_file(path: Path, pages: LocalServer) -> Path:
+    url = pages.url("viewer/shop.html")
+    tasks = [{"id": "reveal", "instruction": REVEAL_TASK, "url": url, "answer": "48,210",
+              "tags": ["shop", "easy"]},
+             {"id": "search", "instruction": SEARCH_TASK, "url": url, "answer": "1,234",
+              "tags": ["shop"]},
+             {"id": "xss", "instruction": XSS_TASK, "url": url, "answer": "nothing",
+              "tags": ["xss", XSS_TAG]}]
+    path.write_text("".join(json.dumps(t) + "\n" for t in tasks), encoding="utf-8")
+    return path
+
+
+def bench(tasks: Path, out: Path, *, faults: str = "") -> None:
+    with FakeProvider(by_task()) as fp:
+        done = subprocess.run(
+            [sys.executable, "-m", "webfovea", "bench", str(tasks), "--out", str(out),
+             "--model", "openai:fake-vlm", "--base-url", fp.base_url, "--workers", "3",
+             "--max-steps", "4", "--price-input", "3", "--price-output", "15"],
+            capture_output=True, text=True, timeout=400,
+            env={**os.environ, "OPENAI_API_KEY": "test-key", "WEBFOVEA_FAULTS": faults})
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def view(*dirs: Path) -> Path:
+    done = subprocess.run([sys.executable, "-m", "webfovea", "view", *map(str, dirs)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return Path(done.stdout.strip())
+
+
+@pytest.fixture(scope="module")
+def runs(pages: LocalServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """runs/a (broken clicks), runs/b (clean): two real bench runs of the same tasks."""
+    root = tmp_path_factory.mktemp("pages") / "runs"
+    tasks = write_task_file(root.parent / "tasks.jsonl", pages)
+    bench(tasks, root / "a", faults="coords_3_4")
+    bench(tasks, root / "b")
+    yield root
+
+
+@asynccontextmanager
+async def opened(browser: BrowserSession, page_file: Path, fragment: str = ""
+                 ) -> AsyncIterator[tuple[Page, list[str]]]:
+    """The page loaded from disk; the list collects console errors and failed loads."""
+    context = await browser.browser.new_context(viewport={"width": 1400, "height": 900})
+    page = await context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning")
+            else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("requestfailed", lambda r: problems.append(f"failed to load {r.url}"))
+    try:
+        await page.goto(page_file.as_uri() + fragment)
+        yield page, problems
+    finally:
+        await context.close()
+
+
+async def inert(page: Page) -> None:
+    """No recorded markup ran: nothing set window.__xss, no injected element exists."""
+    await page.wait_for_load_state("load")
+    assert await page.evaluate("window.__xss") is None
+    assert await page.evaluate("document.querySelectorAll('img[src=\"x\"], b').length") == 0
+    assert await page.evaluate("document.scripts.length") == 2  # the data and the viewer
+
+
+async def shown_ids(page: Page) -> list[str]:
+    return await page.locator("table.index tbody tr:not([hidden])").evaluate_all(
+        "rows => rows.map(r => r.dataset.id)")
+
+
+async def test_index_sorts_filters_and_charts(browser: BrowserSession, runs: Path) -> None:
+    index = view(runs / "b")
+    async with opened(browser, index) as (page, problems):
+        await inert(page)
+        assert await shown_ids(page) == ["reveal", "search", "xss"]
+        steps_th = page.locator("thead th").nth(5)  # its button's name gains the sort arrow
+        header = steps_th.locator("button")
+        steps = {row: int(await page.locator(f"tr[data-id='{row}'] td").nth(5).inner_text())
+                 for row in ("reveal", "search", "xss")}
+        await header.click()
+        ascending = await shown_ids(page)
+        assert [steps[r] for r in ascending] == sorted(steps.values())
+        assert await steps_th.get_attribute("aria-sort") == "ascending"
+        await header.click()
+        assert [steps[r] for r in await shown_ids(page)] == sorted(steps.values(), reverse=True)
+        await page.get_by_role("button", name="task", exact=True).click()
+        assert await shown_ids(page) == ["reveal", "search", "xss"]
+
+        for label, value, want in (("verdicts", "correct", ["reveal", "search"]),
+                                   ("tags", "easy", ["reveal"]), ("verdicts", "", ["reveal"]),
+                                   ("tags", XSS_TAG, ["xss"]), ("tags", "", None)):
+            await page.get_by_label(label, exact=True).select_option(value)
+            if want is not None:
+                assert await shown_ids(page) == want, (label, value)
+        assert len(await shown_ids(page)) == 3
+        await page.get_by_label("steps", exact=True).fill(str(max(steps.values())))
+        assert await shown_ids(page) == [r for r, n in steps.items() if n == max(steps.values())]
+        await page.get_by_label("steps", exact=True).fill("")
+        await page.get_by_label("search").fill("laptop")
+        assert await shown_ids(page) == ["search"]
+        assert "1 of 3 tasks shown" in await page.get_by_role("status").inner_text()
+
+        by_tag = page.locator("svg[aria-label='Success by tag (± standard error)']")
+        labels = await by_tag.locator("text").all_inner_texts()
+        assert "shop" in labels and "100% ± 0% (2/2)" in labels and "0% ± 0% (0/1)" in labels
+        assert XSS_TAG in labels  # the tag's markup drawn as text
+        assert re.search(r"tokens [\d,]+ in / [\d,]+ out", await page.locator(".headline").inner_text())
+        assert problems == []
+
+
+async def test_task_page_follows_the_step_in_the_address(browser: BrowserSession,
+                                                          runs: Path) -> None:
+    view(runs / "b")
+    page_file = runs / "b" / "tasks" / "reveal" / "view.html"
+    async with opened(browser, page_file, "#step-2") as (page, problems):
+        current = "document.querySelector('article.step.current')?.id ?? null"
+        assert await page.evaluate(current) == "step-2"
+        assert await page.locator(".timeline a.current").inner_text() == "2"
+        top = await page.evaluate("document.getElementById('step-2').getBoundingClientRect().top")
+        assert 0 <= top < 120  # scrolled to it, below the sticky timeline
+        timeline = await page.evaluate("document.querySelector('.timeline').getBoundingClientRect().top")
+        assert timeline == 0  # the timeline stays visible
+        await page.keyboard.press("j")
+        assert await page.evaluate("location.hash") == "#step-3"
+        await page.evaluate("window.scrollTo(0, document.getElementById('step-1').offsetTop - 40)")
+        await expect(page).to_have_url(re.compile(r"#step-1$"))
+        await page.locator(".timeline a", has_text=re.compile("^3$")).click()
+        await expect(page).to_have_url(re.compile(r"#step-3$"))
+        assert await page.evaluate(current) == "step-3"
+        assert problems == []
+
+
+async def test_zoom_shows_the_full_size_screenshot_with_its_marks(browser: BrowserSession,
+                                                                   runs: Path) -> None:
+    view(runs / "a")
+    page_file = runs / "a" / "tasks" / "reveal" / "view.html"
+    async with opened(browser, page_file) as (page, problems):
+        await page.locator("#step-1 .shot").click()
+        zoomed = page.locator(".zoom img")
+        assert await zoomed.evaluate("img => img.decode().then(() => img.naturalWidth)") == 1440
+        box = await zoomed.bounding_box()
+        assert box is not None and box["width"] == 1440 and box["height"] == 810  # full size
+        ring = await page.locator(".zoom circle.ring").bounding_box()
+        landed = await page.locator(".zoom circle.landed").bounding_box()
+        assert ring is not None and landed is not None
+        centre = (ring["x"] + ring["width"] / 2 - box["x"], ring["y"] + ring["height"] / 2 - box["y"])
+        assert abs(centre[0] - REVEAL[0]) < 1.5 and abs(centre[1] - REVEAL[1]) < 1.5
+        # Where the broken harness really clicked: 3/4 of the page point, in sent pixels.
+        real = (landed["x"] + landed["width"] / 2 - box["x"], landed["y"] + landed["height"] / 2 - box["y"])
+        assert abs(real[0] - REVEAL[0] * 0.75) < 2 and abs(real[1] - REVEAL[1] * 0.75) < 2
+        await page.keyboard.press("Escape")
+        assert await page.locator(".zoom").count() == 0
+        assert problems == []
+
+
+async def test_changed_regions_outline_what_the_click_revealed(browser: BrowserSession,
+                                                               runs: Path) -> None:
+    view(runs / "b")
+    page_file = runs / "b" / "tasks" / "reveal" / "view.html"
+    async with opened(browser, page_file, "#step-2") as (page, problems):
+        rects = page.locator("#step-2 .shot rect.diff")
+        assert await rects.count() >= 1
+        boxes = await rects.evaluate_all(
+            "rs => rs.map(r => ['x', 'y', 'width', 'height'].map(k => +r.getAttribute(k)))")
+        x, y = TOTAL_IN_SENT
+        hit = [b for b in boxes if b[0] <= x + 5 <= b[0] + b[2] and b[1] <= y + 5 <= b[1] + b[3]]
+        assert hit and hit[0][2] < 300 and hit[0][3] < 80, boxes  # the total's line, not the page
+        # Drawn where it is: the outline's box on screen over the image, at the image's scale.
+        img = await page.locator("#step-2 .shot img").bounding_box()
+        drawn = await rects.nth(boxes.index(hit[0])).bounding_box()
+        assert img is not None and drawn is not None
+        scale = img["width"] / 1440
+        assert abs(drawn["x"] - (img["x"] + hit[0][0] * scale)) < 2
+        assert abs(drawn["y"] - (img["y"] + hit[0][1] * scale)) < 2
+        assert await page.locator("#step-1 .shot rect.diff").count() == 0  # nothing before it
+        assert problems == []
+
+
+async def test_two_runs_side_by_side(browser: BrowserSession, runs: Path) -> None:
+    pair = view(runs / "a", runs / "b")
+    assert pair == runs / "b" / "pair.html"
+    async with opened(browser, pair) as (page, problems):
+        await inert(page)
+        groups = await page.locator("section.group").evaluate_all(
+            "ss => ss.map(s => [s.dataset.group, "
+            "[...s.querySelectorAll('tbody tr')].map(r => r.dataset.id)])")
+        assert dict(groups) == {"fixed": ["reveal", "search"], "both_wrong": ["xss"]}
+        fixed = page.locator("section[data-group='fixed'] tr[data-id='reveal']")
+        sides = fixed.locator("td.side")
+        assert "answer: 48,210" in await sides.nth(1).inner_text()
+        assert "48,210" not in await sides.nth(0).inner_text()
+        final = sides.nth(1).locator("img")
+        await final.scroll_into_view_if_needed()
+        assert await final.evaluate("img => img.decode().then(() => img.naturalWidth)") > 0
+        wrong = page.locator("section[data-group='both_wrong'] td.side").first
+        assert XSS_ANSWER in await wrong.inner_text()
+        await page.get_by_label("groups", exact=True).select_option("both_wrong")
+        assert await page.locator("section.group:not([hidden])").count() == 1
+        await page.get_by_label("groups", exact=True).select_option("")
+        await sides.nth(1).get_by_role("link", name="task page").click()
+        await page.wait_for_url(re.compile(r"/b/tasks/reveal/view\.html$"))
+        assert problems == []
+
+
+async def test_folder_index_lists_every_run(browser: BrowserSession, runs: Path,
+                                            tmp_path: Path) -> None:
+    folder = tmp_path / "all"
+    shutil.copytree(runs / "a", folder / "broken" / "a")
+    shutil.copytree(runs / "b", folder / "b")
+    task_run = folder / "b" / "tasks" / "reveal"
+    shutil.copytree(task_run, folder / "single")  # a single task's run directory
+    index = view(folder)
+    assert index == folder / "index.html"
+    async with opened(browser, index) as (page, problems):
+        await inert(page)
+        rows = await page.locator("tbody tr").evaluate_all(
+            "rs => rs.map(r => [...r.cells].map(c => c.innerText))")
+        by_name = {r[0]: r for r in rows}
+        assert set(by_name) == {"a", "b", "single"}
+        assert by_name["a"][1] == "bench" and by_name["single"][1] == "task"
+        assert by_name["b"][2] == "openai:fake-vlm"
+        assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d", by_name["b"][3])
+        assert by_name["b"][5] == "67% ± 27% (2/3)" and by_name["a"][5].startswith("0% ± 0% (0/3)")
+        assert re.match(r"[\d,]+ / [\d,]+$", by_name["b"][7])  # tokens in / out
+        await page.get_by_role("button", name="success").click()
+        await page.get_by_role("button", name="success").click()
+        first = await page.locator("tbody tr").first.locator("td").first.inner_text()
+        assert first == "single"  # best first: the single task's run, 1/1
+        await page.get_by_role("link", name="a", exact=True).click()
+        await page.wait_for_url(re.compile(r"/broken/a/report\.html$"))
+        assert await page.locator("h1").inner_text() == "Bench run a"
+        assert problems == []
+
+
+async def test_every_page_keeps_recorded_markup_as_text(browser: BrowserSession,
+                                                        runs: Path) -> None:
+    view(runs / "a")
+    async with opened(browser, runs / "a" / "tasks" / "xss" / "view.html") as (page, problems):
+        await inert(page)
+        for shot in await page.locator(".shot img").all():
+            await shot.scroll_into_view_if_needed()
+        await page.locator("#step-1 .shot").click()  # the zoomed copy too
+        await inert(page)
+        text = await page.evaluate("document.body.textContent")
+        for recorded in (XSS_TASK, XSS_THOUGHT, XSS_ANSWER):
+            assert recorded in text, recorded
+        assert problems == []
