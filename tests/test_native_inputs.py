@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
+from conftest import Opener
 from webfovea.actions import Action, Point
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
@@ -14,8 +15,6 @@ from webfovea.feedback import Note
 from webfovea.native_values import NotAValue, to_input_value
 from webfovea.parse import parse_reply
 from webfovea.testing.local_server import LocalServer
-
-from conftest import Opener
 
 
 @pytest_asyncio.fixture(loop_scope="session")
@@ -37,7 +36,8 @@ async def act(ex: Executor, reply_action: str, element_id: str, fraction: float 
     screen = await capture(ex.tabs.page, cap=ex.config.image_cap)
     x, y = await point_in(ex, element_id, fraction)
     scale = screen.sent.width / screen.page.width
-    action = parse_reply(f"Action: {reply_action.replace('(x,y)', f'({x * scale:.1f},{y * scale:.1f})')}").action
+    point = f"({x * scale:.1f},{y * scale:.1f})"
+    action = parse_reply(f"Action: {reply_action.replace('(x,y)', point)}").action
     return await ex.execute(action, screen)
 
 

@@ -26,18 +26,22 @@ from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
 
 
 async def run_task(task: Task, *, model: Model, session: BrowserSession, config: AgentConfig,
-                   out: Path) -> ResultRecord:
-    """Run one task to a named status; writes ``out`` (DESIGN's run directory) as it goes."""
+                   out: Path, tabs: Tabs | None = None) -> ResultRecord:
+    """Run one task to a named status; writes ``out`` (DESIGN's run directory) as it goes.
+
+    ``tabs``: a page the caller already opened on the task and keeps (MiniWoB runs a task's
+    episodes one after another in one page); it is neither opened, locked nor closed here."""
+    own = tabs is None
     writer = TrajectoryWriter(out)
     result = ResultRecord(task=task.instruction, url=task.url, task_id=task.id, model=model.name,
                           config=_jsonable(config))
     writer.write_result(result)
     guard = Guard(config)
-    tabs: Tabs | None = None
     try:
-        tabs = await session.new_tabs()
-        await guard.install(tabs, task.url)
-        await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
+        if tabs is None:
+            tabs = await session.new_tabs()
+            await guard.install(tabs, task.url)
+            await tabs.open(task.url, timeout=min(60.0, guard.remaining()))
         await _Run(task, model, tabs, guard, writer, result).loop()
     except WebfoveaError as e:
         result.status, result.error = e.status, str(e)
@@ -46,7 +50,7 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
     except PlaywrightError as e:
         result.status, result.error = "browser_error", (e.message or str(e)).splitlines()[0]
     finally:
-        if tabs is not None:
+        if own and tabs is not None:
             await tabs.close()
         result.elapsed = time.monotonic() - guard.started
         writer.write_result(result)

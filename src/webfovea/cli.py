@@ -18,6 +18,7 @@ from .browser.session import BrowserSession
 from .calibrate import Calibration, calibrate
 from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
 from .errors import ConfigError, ModelError, WebfoveaError, exit_code
+from .miniwob import cli as miniwob_cli
 from .models.loader import load_model
 from .suite import cli as suite_cli
 from .task import Task
@@ -66,6 +67,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(bench_cli.register(sub))
     commands.update(suite_cli.register(sub))
     commands.update(viewer_cli.register(sub))
+    commands.update(miniwob_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")
