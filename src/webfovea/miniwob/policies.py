@@ -336,3 +336,210 @@ def _click_scroll_list(v: View, m: Memory) -> Move:
             return Move("select", f"Choose {name} in the list, keeping the others ({mode}).",
                         {"start_box": box.at(0.5, 0.3)}, {"option": name, "mode": mode})
     return submit(v)
+
+
+# --- reading, scrolling, keys ----------------------------------------------------------------
+
+
+def _scrolled_to(box: El, where: str) -> bool:
+    if where == "top":
+        return bool(box.scrollTop <= 0)
+    return bool(box.scrollTop + box.clientHeight >= box.scrollHeight - 2)
+
+
+@policy("scroll-text")
+def _scroll_text(v: View, m: Memory) -> Move:
+    area = v.need("textarea", id="text-area")
+    if not _scrolled_to(area, "bottom"):
+        return Move("scroll", "Scroll the text area to its end to see the last word.",
+                    {"start_box": area.centre}, {"direction": "down"})
+    words = str(area.value).split()
+    last = re.sub(r"[^A-Za-z0-9]", "", words[-1]) if words else ""
+    return _fill_then_submit(v, [(v.need("input", id="answer-input"), last, "the answer field")])
+
+
+@policy("scroll-text-2")
+def _scroll_text_2(v: View, m: Memory) -> Move:
+    where = "bottom" if "to the bottom" in v.utterance else "top"
+    area = v.need("textarea", id="text-area")
+    if not _scrolled_to(area, where):
+        return Move("scroll", f"Scroll the text area to the {where}.", {"start_box": area.centre},
+                    {"direction": "down" if where == "bottom" else "up"})
+    return submit(v)
+
+
+@policy("text-transform")
+def _text_transform(v: View, m: Memory) -> Move:
+    shown = "".join(e.own for e in v.all("span") if _inside(e, v.need("div", id="captcha")))
+    return _fill_then_submit(v, [(v.need("input", id="tt"), shown, "the text field")])
+
+
+@policy("copy-paste", "copy-paste-2")
+def _copy_paste(v: View, m: Memory) -> Move:
+    source = v.need("textarea")
+    target = v.need("input", id="answer-input")
+    if target.value == source.value and source.value:
+        return submit(v)
+    plan = [lambda: click(source, "into the text area"),
+            lambda: Move("hotkey", "Select all of its text.", args={"key": "ctrl a"}),
+            lambda: Move("hotkey", "Copy it.", args={"key": "ctrl c"}),
+            lambda: click(target, "into the answer field"),
+            lambda: Move("hotkey", "Paste.", args={"key": "ctrl v"})]
+    step = int(m.get("step", 0))
+    if step >= len(plan):
+        raise Stuck("the pasted text does not match the text area's")
+    m["step"] = step + 1
+    return plan[step]()
+
+
+@policy("navigate-tree")
+def _navigate_tree(v: View, m: Memory) -> Move:
+    target = v.quoted()
+    found = next((e for e in v.all("span") if e.own == target and v.in_view(e)), None)
+    if found is not None:
+        return click(found, f"'{target}'")
+    for hit in v.all("div", cls="hitarea"):
+        if hit.has_class("expandable-hitarea"):
+            return click(hit, "a collapsed folder's toggle to open it")
+    raise Stuck(f"{target!r} is in no folder")
+
+
+# --- dragging and widgets --------------------------------------------------------------------
+
+
+@policy("drag-box")
+def _drag_box(v: View, m: Memory) -> Move:
+    small, large = v.need("div", id="draggableSmall"), v.need("div", id="draggableLarge")
+    if not (small.x > large.x and small.y > large.y and small.x + small.w < large.x + large.w
+            and small.y + small.h < large.y + large.h):
+        return Move("drag", "Drag the small box into the middle of the large one.",
+                    {"start_box": small.centre, "end_box": large.centre})
+    return submit(v)
+
+
+_ORDINAL = {"top": 1, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5}
+
+
+@policy("drag-items")
+def _drag_items(v: View, m: Memory) -> Move:
+    match = re.match(r"Drag (.+?) (to the (top|bottom|\w+) position|to the (top|bottom)|"
+                     r"(up|down) by one position)\.", v.utterance)
+    if match is None:
+        raise Stuck(f"unexpected utterance {v.utterance!r}")
+    items = [e for e in v.all("li") if e.has_class("ui-state-default")]
+    names = [e.text for e in items]
+    index = names.index(match.group(1))
+    phrase = match.group(2)
+    if "up by one" in phrase:
+        goal = index - 1
+    elif "down by one" in phrase:
+        goal = index + 1
+    elif "bottom" in phrase:
+        goal = len(items) - 1
+    else:
+        goal = _ORDINAL[(match.group(3) or match.group(4))] - 1
+    source, dest = items[index], items[goal]
+    # Past the middle of the destination row, so the sortable list takes the new place.
+    end_y = dest.y + dest.h * (0.8 if goal > index else 0.2)
+    return Move("drag", f"Drag {match.group(1)} to position {goal + 1}.",
+                {"start_box": source.centre, "end_box": (dest.centre[0], end_y)})
+
+
+@policy("use-slider")
+def _use_slider(v: View, m: Memory) -> Move:
+    match = re.match(r"Select (-?\d+) with the slider", v.utterance)
+    if match is None:
+        raise Stuck(f"unexpected utterance {v.utterance!r}")
+    want, value = int(match.group(1)), int(v.need(id="val").own)
+    if value == want:
+        return submit(v)
+    track, handle = v.need("div", id="slider"), v.need("span", cls="ui-slider-handle")
+    vertical = track.has_class("ui-slider-vertical")
+    pos = handle.centre[1] if vertical else handle.centre[0]
+    seen: list[tuple[float, int]] = m.setdefault("seen", [])
+    if not seen or seen[-1][1] != value:
+        seen.append((pos, value))
+    known = {val: p for p, val in seen}
+    if len(known) < 2:  # one more (position, value) pair fixes the scale
+        mid = track.centre
+        return Move("drag", "Drag the handle to the middle to learn the scale.",
+                    {"start_box": handle.centre, "end_box": mid})
+    (p0, v0), (p1, v1) = seen[-2], seen[-1]
+    if abs(want - value) <= 3 or p0 == p1:
+        key = ("up" if vertical else "right") if want > value else ("down" if vertical else "left")
+        return Move("hotkey", f"Nudge the slider by one ({value} → {want}).", args={"key": key})
+    goal = p1 + (want - v1) * (p1 - p0) / (v1 - v0)
+    end = (handle.centre[0], goal) if vertical else (goal, handle.centre[1])
+    return Move("drag", f"Drag the handle to where {want} should be.",
+                {"start_box": handle.centre, "end_box": end})
+
+
+@policy("use-autocomplete", "use-autocomplete-nodelay")
+def _use_autocomplete(v: View, m: Memory) -> Move:
+    start = v.bold[0] if v.bold else v.quoted()
+    end = v.bold[1] if len(v.bold) > 1 else ""
+    field_ = v.need("input", id="tags")
+    value = str(field_.value)
+    if value.startswith(start) and value.endswith(end) and (value != start or not end):
+        return submit(v)
+    items = [e for e in v.all("li") if e.has_class("ui-menu-item")]
+    pick = next((e for e in items if e.text.startswith(start) and e.text.endswith(end)), None)
+    if pick is None:
+        return fill(field_, start, "the tags field to see the suggestions")
+    if v.in_view(pick):
+        return click(pick, f"the suggestion '{pick.text}'")
+    return fill(field_, pick.text, "the tags field (the suggestion is below the visible area)")
+
+
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December"]
+
+
+@policy("choose-date", "choose-date-easy", "choose-date-medium", "choose-date-nodelay")
+def _choose_date(v: View, m: Memory) -> Move:
+    match = re.match(r"Select (\d+)/(\d+)/(\d+) as the date", v.utterance)
+    if match is None:
+        raise Stuck(f"unexpected utterance {v.utterance!r}")
+    month, day, year = (int(g) for g in match.groups())
+    field_ = v.need("input", id="datepicker")  # read-only: only the calendar sets it
+    if field_.value == f"{month:02d}/{day:02d}/{year}":
+        return submit(v)
+    shown_month, shown_year = v.first("span", cls="ui-datepicker-month"), v.first(
+        "span", cls="ui-datepicker-year")
+    if shown_month is None or shown_year is None:
+        return click(field_, "the date field to open the calendar")
+    have = int(shown_year.own) * 12 + _MONTHS.index(shown_month.own)
+    want = year * 12 + month - 1
+    if have != want:
+        arrow = v.need("a", cls="ui-datepicker-next" if want > have else "ui-datepicker-prev")
+        return click(arrow, f"{'Next' if want > have else 'Prev'} to reach {_MONTHS[month - 1]}")
+    cell = next((e for e in v.all("a", own=str(day)) if e.has_class("ui-state-default")), None)
+    if cell is None:
+        raise Stuck(f"day {day} is not in the calendar")
+    return click(cell, f"day {day}")
+
+
+@policy("search-engine")
+def _search_engine(v: View, m: Memory) -> Move:
+    query = v.quoted()
+    nth = re.search(r"click the (\d+)\w* search result", v.utterance)
+    if nth is None:
+        raise Stuck(f"unexpected utterance {v.utterance!r}")
+    index = int(nth.group(1)) - 1
+    box = v.need("input", id="search-text")
+    titles = list(v.all("a", cls="search-title"))
+    if not titles or box.value != query:
+        if box.value != query:
+            return fill(box, query, "the search box")
+        return click(v.need("button", id="search"), "Search")
+    for t in titles:
+        if t.attrs.get("data-result") == str(index) and v.in_view(t):
+            return click(t, f"result {index + 1}")
+        if t.attrs.get("data-result") == str(index):
+            return Move("scroll", "Scroll to the result.", {"start_box": t.centre},
+                        {"direction": "down" if t.y > v.viewport_h else "up"})
+    page = str(index // 3 + 1)
+    link = next((e for e in v.all("a") if e.own == page), None)
+    if link is None:
+        raise Stuck(f"no page link {page}")
+    return click(link, f"page {page} of the results")

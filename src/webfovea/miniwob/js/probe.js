@@ -4,9 +4,11 @@
 () => {
   const squash = (s) => (s || "").replace(/\s+/g, " ").trim();
   const out = [];
-  const wrap = document.getElementById("wrap") || document.body;
-  const all = [wrap, ...wrap.querySelectorAll("*")];
-  for (const el of all) {
+  // The whole body (autocomplete menus and calendars are appended to it), minus MiniWoB's
+  // own instrumentation: the reward display, the click canvas and the start cover.
+  const skip = ["reward-display", "click-canvas", "sync-task-cover"];
+  for (const el of document.body.querySelectorAll("*")) {
+    if (skip.some((id) => el.closest("#" + id))) continue;
     const r = el.getBoundingClientRect();
     const style = getComputedStyle(el);
     if (r.width === 0 || r.height === 0 || style.visibility === "hidden" || style.display === "none") continue;
@@ -26,7 +28,7 @@
       options: el.tagName === "SELECT" ? Array.from(el.options).map((o) => squash(o.text)) : [],
       scrollTop: el.scrollTop, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight,
       focused: document.activeElement === el,
-      attrs: Object.fromEntries(["data-wob_ref", "aria-expanded", "aria-selected", "href", "title"]
+      attrs: Object.fromEntries(["data-wob_ref", "data-result", "aria-expanded", "aria-selected", "href", "title", "style"]
         .filter((a) => el.hasAttribute(a)).map((a) => [a, el.getAttribute(a)])),
     });
   }
