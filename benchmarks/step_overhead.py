@@ -19,7 +19,7 @@ from webfovea.config import AgentConfig, BrowserConfig
 from webfovea.models.scripted import ScriptedModel
 from webfovea.task import Task
 from webfovea.testing.local_server import LocalServer
-from webfovea.trajectory import read_steps
+from webfovea.rundir import read_steps
 
 PAGE = """<!doctype html><html><head><title>Static</title></head><body style="margin:0">
 <h1>Static page</h1><p>Nothing here changes.</p>

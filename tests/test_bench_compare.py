@@ -32,11 +32,11 @@ def make_run(path: Path, outcomes: dict[str, bool | None], *,
                              versions={})
     for task in tasks:
         ok = outcomes[task.id]
-        store.mark_running(task.id, run_id=run_id, worker="w")
+        store.mark_running(task.id, 1, run_id=run_id, worker="w")
         result = ResultRecord(task=task.instruction, url=task.url, task_id=task.id,
                               status="finished", answer="42" if ok else "41", steps=1)
         verdict = Verdict(ok, "none" if ok is None else "numeric", "")
-        store.finish(task.id, run_id=run_id, result=result, verdict=verdict, steps=[],
+        store.finish(task.id, 1, run_id=run_id, result=result, verdict=verdict, steps=[],
                      worker="w", browser_replaced=False)
     store.end_run(run_id, "completed")
     store.close()

@@ -207,7 +207,7 @@ def test_score_csv_and_table(main_run: Run, capsys: pytest.CaptureFixture[str]) 
     assert "success: 25.0% ± 15.3 (2/8)" in table
     assert "step_limit" in table and "cost: $" in table
     html = (main_run.out / "report.html").read_text()
-    assert "tasks/t-correct/evidence.png" in html and "25.0% ± 15.3" in html
+    assert "tasks/t-correct/view.html" in html and "25.0% ± 15.3" in html
 
 
 def test_rescoring_with_a_judge_is_recorded(main_run: Run, tmp_path: Path,

@@ -47,8 +47,7 @@ class TaskPolicy:
 
     def __call__(self, request: FakeRequest) -> str:
         text = request.turns[0].text
-        match = re.search(r"^Task: (.*)$", text, re.MULTILINE)
-        instruction = match.group(1) if match else ""
+        instruction = instruction_of(request)
         step = len(re.findall(r"^Step \d+:", text, re.MULTILINE))
         with self._lock:
             self.seen[instruction] += 1
@@ -59,6 +58,16 @@ class TaskPolicy:
         if reply == RAISE:
             raise RuntimeError("this task's model always fails")
         return reply
+
+
+def instruction_of(request: FakeRequest) -> str:
+    match = re.search(r"^Task: (.*)$", request.turns[0].text, re.MULTILINE)
+    return match.group(1) if match else ""
+
+
+def by_task(policies: dict[str, Callable[[FakeRequest], str]]) -> Callable[[FakeRequest], str]:
+    """One policy per task instruction, so one bench run can hold tasks that act differently."""
+    return lambda request: policies[instruction_of(request)](request)
 
 
 @contextlib.contextmanager

@@ -77,6 +77,14 @@ def test_demo_runs_the_built_in_default(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "success: 100.0%" in proc.stdout and "(3/3)" in proc.stdout
     assert "--model openai:" in proc.stdout  # says how to use a real model
+    view = _webfovea("view", str(tmp_path / "demo"))
+    page = Path(view.stdout.strip()).read_text(encoding="utf-8")
+    data = json.loads(page.split('<script type="application/json" id="report-data">')[1]
+                      .split("</script>")[0])
+    assert [t["verdict"] for t in data["tasks"]] == ["correct"] * 3
+    assert all(t["reference"] and t["stage"] is None for t in data["tasks"])
+    diagnosis = _webfovea("diagnose", str(tmp_path / "demo"), "--all")
+    assert "correct          3    100%" in diagnosis.stdout
 
 
 def test_scripted_demo_runs_the_bundled_page(tmp_path: Path) -> None:

@@ -7,8 +7,6 @@ broke.
 
 from __future__ import annotations
 
-import json
-import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
@@ -30,7 +28,7 @@ from viewer_helpers import (
     search_policy,
 )
 from webfovea.browser.session import BrowserSession
-from webfovea.diagnose import STAGES, diagnose, format_diagnosis
+from webfovea.diagnose import diagnose
 from webfovea.testing import FakeRequest
 from webfovea.testing.local_server import LocalServer
 
@@ -133,32 +131,6 @@ def test_answer_that_was_never_on_the_page_is_an_observation_failure(runs: Path)
     assert "5,310" in failure.evidence
     hovered = diagnose(runs / "seen", every_task=True).diagnosed[0]
     assert hovered.stage == "decision", hovered
-
-
-def _bench(runs: Path, dest: Path, verdicts: dict[str, bool]) -> Path:
-    """A bench run directory as the bench runner lays it out, from the recorded task runs."""
-    for fault in FAULTS:
-        shutil.copytree(runs / "broken" / fault, dest / "tasks" / fault)
-    for name, correct in verdicts.items():
-        shutil.copytree(runs / name, dest / "tasks" / name)
-        (dest / "tasks" / name / "score.json").write_text(json.dumps({"correct": correct}))
-    return dest
-
-
-def test_bench_table_counts_each_stage_and_cli_prints_json(runs: Path, tmp_path: Path) -> None:
-    bench = _bench(runs, tmp_path / "bench", {"wrong": False, "budget": False})
-    text = format_diagnosis(diagnose(bench))
-    assert text.splitlines()[0] == "6 of 6 task(s) diagnosed"
-    assert "execute          2     33%" in text
-    out = subprocess.run([sys.executable, "-m", "webfovea", "diagnose", str(bench),
-                          "--json"], capture_output=True, text=True, check=True).stdout
-    data = json.loads(out)
-    assert data["stages"] == {**dict.fromkeys(STAGES, 0), "execute": 2, "feedback": 1,
-                              "parse": 1, "guardrails": 1, "decision": 1}
-    by_task = {f["task"]: f["stage"] for f in data["failures"]}
-    assert by_task == {"coords_3_4": "execute", "no_enter": "execute",
-                       "no_frame_fingerprint": "feedback", "no_token_strip": "parse",
-                       "budget": "guardrails", "wrong": "decision"}
 
 
 def test_a_directory_that_is_no_run_is_a_clear_error(tmp_path: Path) -> None:

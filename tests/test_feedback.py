@@ -27,10 +27,10 @@ from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
 from webfovea.feedback import NO_CHANGE, Note
 from webfovea.models.loader import load_model
+from webfovea.rundir import read_steps
 from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
-from webfovea.trajectory import read_steps
 
 PAGES = Path(__file__).parent / "pages"
 

@@ -25,9 +25,10 @@ from webfovea.guard import Guard
 from webfovea.models.loader import load_model
 from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.retry import RetryPolicy
+from webfovea.rundir import read_steps
 from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.trajectory import ResultRecord, StepRecord, read_steps
+from webfovea.trajectory import ResultRecord, StepRecord
 
 PAGES = Path(__file__).parent / "pages" / "guard"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript"}

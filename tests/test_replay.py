@@ -88,14 +88,6 @@ def test_now_fails_and_now_parses_are_reported(runs: Path) -> None:
     assert changes[1].before.startswith("parse error: ") and changes[1].after == "wait()"
 
 
-def test_bench_run_replays_every_task(runs: Path, tmp_path: Path) -> None:
-    for name in ("clean", "unstripped"):
-        shutil.copytree(runs / name, tmp_path / "tasks" / name)
-    report = replay(tmp_path)
-    assert (report.tasks, report.steps) == (2, 12)
-    assert [(c.task, c.step) for c in report.changes] == [("unstripped", 1), ("unstripped", 3)]
-
-
 @pytest.mark.parametrize(("name", "code"), [("clean", 0), ("unstripped", 1)])
 def test_cli_fails_on_change_only_when_asked(runs: Path, name: str, code: int) -> None:
     cli = [sys.executable, "-m", "webfovea", "replay", str(runs / name)]

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import io
-import json
-import re
 import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -17,7 +14,17 @@ import pytest_asyncio
 from PIL import Image
 from playwright.async_api import Page
 
-from viewer_helpers import BAIT, HELP, REVEAL, click, record, reply, reveal_policy, scripted
+from viewer_helpers import (
+    BAIT,
+    HELP,
+    REVEAL,
+    click,
+    opened,
+    record,
+    reply,
+    reveal_policy,
+    scripted,
+)
 from webfovea.browser.session import BrowserSession
 from webfovea.testing.local_server import LocalServer
 from webfovea.viewer.report import write_report
@@ -52,23 +59,6 @@ async def runs(browser: BrowserSession, pages: LocalServer,
     for run in ("reveal", "coords", "xss"):
         write_report(root / run)
     yield root
-
-
-@asynccontextmanager
-async def opened(browser: BrowserSession, report: Path) -> AsyncIterator[tuple[Page, list[str]]]:
-    """The report loaded from disk; the list collects console errors and failed loads."""
-    context = await browser.browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = await context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning")
-            else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("requestfailed", lambda r: problems.append(f"failed to load {r.url}"))
-    try:
-        await page.goto(report.as_uri())
-        yield page, problems
-    finally:
-        await context.close()
 
 
 async def shot_of(page: Page, step: int) -> Image.Image:
@@ -145,45 +135,6 @@ async def test_keyboard_moves_between_steps(browser: BrowserSession, runs: Path)
             assert await page.evaluate(current) == f"step-{step}", key
         await page.keyboard.press("r")
         assert await page.evaluate("document.querySelector('#step-2 details.raw').open")
-
-
-def _bench(runs: Path, dest: Path) -> Path:
-    """A bench run directory as the bench runner lays it out, from the recorded runs."""
-    meta = {"reveal": (["shop", "easy"], True), "coords": (["shop"], False), "xss": (["xss"], None)}
-    for name, (tags, correct) in meta.items():
-        task = dest / "tasks" / name
-        shutil.copytree(runs / name, task)
-        (task / "task.json").write_text(json.dumps({"id": name, "answer": "48,210", "tags": tags}))
-        if correct is not None:
-            (task / "score.json").write_text(json.dumps({"correct": correct, "matcher": "exact"}))
-    return dest
-
-
-async def test_bench_table_filters_and_links(browser: BrowserSession, runs: Path,
-                                             tmp_path: Path) -> None:
-    bench = _bench(runs, tmp_path / "bench")
-    assert write_report(bench) == bench / "view.html"
-    async with opened(browser, bench / "view.html") as (page, problems):
-        rows = page.locator("tbody tr")
-        visible = page.locator("tbody tr:not([hidden])")
-        assert await rows.count() == 3
-        coords = await page.locator("tr[data-status='step_limit']").inner_text()
-        assert "execute" in coords and "wrong" in coords
-        for label, value, shown in (("statuses", "step_limit", 1), ("statuses", "finished", 2),
-                                    ("tags", "shop", 1), ("statuses", "", 2),
-                                    ("verdicts", "unscored", 0), ("tags", "", 1)):
-            await page.get_by_label(label, exact=True).select_option(value)
-            assert await visible.count() == shown, (label, value)
-        await page.get_by_label("verdicts", exact=True).select_option("")
-        await page.get_by_label("stages", exact=True).select_option("execute")
-        assert await visible.count() == 1
-        assert "first: execute 1" in await page.locator("main").inner_text()
-        await page.get_by_role("link", name="coords", exact=True).click()
-        await page.wait_for_url(re.compile(r"tasks/coords/view\.html$"))
-        assert re.search(r"reference\s+48,210", await page.locator("#answer").inner_text())
-        await page.get_by_role("link", name="← all tasks").click()
-        await page.wait_for_url(re.compile(r"/bench/view\.html$"))
-        assert problems == []
 
 
 async def test_embedded_report_travels_alone(browser: BrowserSession, runs: Path,

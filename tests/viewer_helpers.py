@@ -8,10 +8,12 @@ harness sent — so a deliberately broken harness (WEBFOVEA_FAULTS) really chang
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from playwright.async_api import Page
 
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
@@ -108,3 +110,20 @@ async def record(browser: BrowserSession, server: LocalServer, out: Path,
                                   model=model, session=browser, config=config, out=out)
         finally:
             await model.aclose()
+
+
+@asynccontextmanager
+async def opened(browser: BrowserSession, report: Path) -> AsyncIterator[tuple[Page, list[str]]]:
+    """The report loaded from disk; the list collects console errors and failed loads."""
+    context = await browser.browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = await context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning")
+            else None)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("requestfailed", lambda r: problems.append(f"failed to load {r.url}"))
+    try:
+        await page.goto(report.as_uri())
+        yield page, problems
+    finally:
+        await context.close()

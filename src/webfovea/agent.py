@@ -21,8 +21,9 @@ from .guard import Guard
 from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
 from .parse import parse_reply
 from .prompt import HistoryItem, build_request
+from .rundir import TrajectoryWriter
 from .task import Task
-from .trajectory import ResultRecord, StepRecord, TrajectoryWriter, UsageRecord
+from .trajectory import ResultRecord, StepRecord, UsageRecord
 
 
 async def run_task(task: Task, *, model: Model, session: BrowserSession, config: AgentConfig,

@@ -4,48 +4,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import demo
-from .actions import REGISTRY
 from .agent import run_task
 from .bench import cli as bench_cli
 from .browser.session import BrowserSession
 from .calibrate import Calibration, calibrate
-from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
+from .config import Size
 from .errors import ConfigError, ModelError, WebfoveaError, exit_code
 from .miniwob import cli as miniwob_cli
 from .models.loader import load_model
+from .options import RunFlags, RunOptions, add_run_options, flags_from
 from .suite import cli as suite_cli
+from .suite.cli import SuiteOptions, run_suite
 from .task import Task
 from .testing.local_server import LocalServer
 from .trajectory import ResultRecord
 from .viewer import cli as viewer_cli
-
-
-def add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", default=os.environ.get("WEBFOVEA_MODEL"),
-                   help="openai:<name> | anthropic:<name> | oracle | scripted:<file>")
-    p.add_argument("--base-url", help="provider endpoint (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
-    p.add_argument("--max-steps", type=int, default=80)
-    p.add_argument("--time-limit", type=float, default=1800.0, help="seconds per task")
-    p.add_argument("--image-cap", default="1440x810", help="WxH, or 'none' for full-size images")
-    p.add_argument("--viewport", default="1920x1080")
-    p.add_argument("--device-scale-factor", type=float, default=1.0)
-    p.add_argument("--coords", choices=COORD_SPACES, default="image")
-    p.add_argument("--cdp-url", help="attach to a running Chromium instead of launching one")
-    p.add_argument("--headed", action="store_true", help="show the browser window")
-    p.add_argument("--allow-domain", action="append", default=[],
-                   help="another site top-level navigation may go to (repeatable)")
-    p.add_argument("--budget", action="append", default=[], metavar="CLASS=N",
-                   help="per-task budget of an action class: reload, hotkey, go_back, "
-                        "pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
-    p.add_argument("--allow-downloads", action="store_true", help="let pages download files")
-
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -77,42 +56,14 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     return parser, commands
 
 
-def agent_config(ns: argparse.Namespace) -> AgentConfig:
-    cap = None if ns.image_cap.lower() == "none" else Size.parse(ns.image_cap, flag="--image-cap")
-    return AgentConfig(max_steps=ns.max_steps, time_limit=ns.time_limit, image_cap=cap,
-                       coords=ns.coords, allow_domains=tuple(ns.allow_domain),
-                       action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)})
-
-
-def _budgets(items: list[str]) -> dict[str, int]:
-    known = {spec.budget for spec in REGISTRY.values()} - {"finish"}
-    out: dict[str, int] = {}
-    for item in items:
-        name, _, value = item.partition("=")
-        if name not in known or not value.isdigit():
-            raise ConfigError(f"--budget takes CLASS=N with CLASS one of {', '.join(sorted(known))} "
-                              f"and N a whole number, got {item!r}")
-        out[name] = int(value)
-    return out
-
-
-def browser_config(ns: argparse.Namespace, *, host_rules: tuple[str, ...] = ()) -> BrowserConfig:
-    if ns.device_scale_factor <= 0:
-        raise ConfigError(f"--device-scale-factor must be positive, got {ns.device_scale_factor}")
-    return BrowserConfig(headless=not ns.headed, cdp_url=ns.cdp_url, downloads=ns.allow_downloads,
-                         viewport=Size.parse(ns.viewport, flag="--viewport"),
-                         device_scale_factor=ns.device_scale_factor, host_rules=host_rules)
-
-
-async def _run_one(task: Task, ns: argparse.Namespace, out: Path) -> ResultRecord:
-    if not ns.model:
-        raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
-                          "scripted:<file>), or set WEBFOVEA_MODEL")
-    config, browser = agent_config(ns), browser_config(ns)  # validate flags before anything runs
-    model = load_model(ns.model, base_url=ns.base_url)
+async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
+    """One task with its own browser and model: what ``run`` and the scripted demo do."""
+    model = load_model(options.model, base_url=options.base_url,
+                       host_rules=options.browser.host_rules)
     try:
-        async with BrowserSession(browser) as session:
-            return await run_task(task, model=model, session=session, config=config, out=out)
+        async with BrowserSession(options.browser) as session:
+            return await run_task(task, model=model, session=session, config=options.agent,
+                                  out=out)
     finally:
         await model.aclose()
 
@@ -131,7 +82,8 @@ def _report(result: ResultRecord, out: Path) -> None:
 def cmd_run(ns: argparse.Namespace) -> int:
     out = ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S")
     task = Task(instruction=ns.task, url=ns.url)
-    result = asyncio.run(_run_one(task, ns, out))
+    options = RunFlags(**flags_from(ns)).options()  # every flag checked before anything runs
+    result = asyncio.run(run_one(task, options, out))
     _report(result, out)
     return exit_code(result.status)
 
@@ -147,19 +99,17 @@ REAL_MODEL_HINT = """To drive a real model instead, for example:
 def cmd_demo(ns: argparse.Namespace) -> int:
     out = ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S")
     if ns.scripted:
-        args = build_parser()[0].parse_args(["run", "--url", "x", "--task", "x",
-                                          "--model", f"scripted:{demo.replies_file()}"])
+        options = RunFlags(model=f"scripted:{demo.replies_file()}").options()
         with LocalServer(demo.root()) as server:
             task = Task(instruction=demo.TASK, url=server.url("index.html"), id="demo")
-            result = asyncio.run(_run_one(task, args, out))
+            result = asyncio.run(run_one(task, options, out))
         _report(result, out)
         print(f"expected answer: {demo.ANSWER}")
         code = exit_code(result.status)
     else:
         print(f"webfovea demo: the oracle on {ns.tasks} offline-suite tasks, through the same "
               "round trip a real model uses")
-        code = suite_cli.cmd_suite(build_parser()[0].parse_args(
-            ["suite", "run", "--limit", str(ns.tasks), "--out", str(out)]))
+        code = run_suite(SuiteOptions(out=out, limit=ns.tasks))
         print(f"see the trajectories: webfovea view {out}")
     print(REAL_MODEL_HINT)
     return code

@@ -20,22 +20,22 @@ from typing import Any, Literal
 from .actions import REGISTRY, Point
 from .config import Size
 from .geometry import ModelSpace, OutsideImage, to_page
-from .parse import parse_reply
+from .parse import TOKEN_PATTERN, parse_reply
 from .replay import compare_step
+from .rundir import TaskRun, load_run
 from .trajectory import StepRecord
-from .viewer.rundir import TaskRun, load_run
 
+# "correct" is no stage: it is what a task scored correct is called (``--all``).
 Stage = Literal["parse", "execute", "feedback", "observe", "guardrails", "model", "crash",
-                "decision"]
+                "decision", "correct"]
 STAGES: tuple[Stage, ...] = ("parse", "execute", "feedback", "observe", "guardrails", "model",
-                             "crash", "decision")
+                             "crash", "decision", "correct")
 # Statuses that end a run before any stage can be judged: the site, the browser, the harness,
 # or a process killed mid-task (its result still says "running").
 CRASHES = ("unreachable", "browser_error", "harness_error", "running")
 STREAK = 3  # consecutive no-change actions on clickable elements that make a feedback finding
 TOLERANCE = 2  # pixels between the expected and the recorded page point
 
-_TOKEN_SHAPE = re.compile(r"<[|\uff5c][\w\u2581.:-]{1,64}[|\uff5c]>|</s>|<(?:start|end)_of_turn>")
 _ACTION_LINE = re.compile(r"^[\W_]*action\s*:", re.I | re.M)
 _NUMBER = re.compile(r"\d(?:[\d,.\u00a0 ]*\d)?")
 
@@ -76,7 +76,8 @@ class Diagnosis:
 
 
 def diagnose(run_dir: Path, *, every_task: bool = False) -> Diagnosis:
-    """Attribute each failed task of ``run_dir`` (every task with ``every_task``)."""
+    """Attribute each task of ``run_dir`` that ended without an answer or was scored wrong
+    (every task with ``every_task``: those scored correct are called "correct")."""
     run = load_run(run_dir)
     chosen = [t for t in run.tasks if every_task or t.failed]
     return Diagnosis(tasks=len(run.tasks), diagnosed=[diagnose_task(t) for t in chosen])
@@ -87,9 +88,12 @@ def diagnose_task(task: TaskRun) -> TaskDiagnosis:
     findings += _streaks(task.steps) + _task_findings(task)
     findings.sort(key=Finding.key)
     first = next((f for f in findings if f.strong), findings[0] if findings else None)
-    if first is None:
+    if task.verdict == "correct":
+        first = Finding("correct", None, f"the answer {task.result.answer!r} matches the "
+                                         f"reference {task.reference!r} ({task.matcher})")
+    elif first is None:
         first = Finding("decision", None, _decision_evidence(task))
-    return TaskDiagnosis(task=task.id, status=task.result.status, stage=first.stage,
+    return TaskDiagnosis(task=task.label, status=task.result.status, stage=first.stage,
                          step=first.step, evidence=first.evidence, findings=findings)
 
 
@@ -107,7 +111,7 @@ def _parse(r: StepRecord) -> Check:
         return [("parse", f"the reply did not parse: {_short(r.parse_error)}", True)]
     out: Check = []
     texts = [v for k, v in (r.action or {}).items() if k != "name" and isinstance(v, str)]
-    tokens = [t for v in texts for t in _TOKEN_SHAPE.findall(v)]
+    tokens = [t for v in texts for t in TOKEN_PATTERN.findall(v)]
     if tokens:
         out.append(("parse", f"chat-template token(s) {_list(tokens)} reached the page in "
                              f"{r.action_source}", True))
@@ -117,7 +121,7 @@ def _parse(r: StepRecord) -> Check:
     if any(_ACTION_LINE.search(s) for s in r.stripped):
         out.append(("parse", "the reply held more than one action; only the first ran, the "
                              f"rest was discarded: {_short(' | '.join(r.stripped))}", True))
-    stripped = [t for s in r.stripped for t in _TOKEN_SHAPE.findall(s)]
+    stripped = [t for s in r.stripped for t in TOKEN_PATTERN.findall(s)]
     if stripped:
         out.append(("parse", f"the parser stripped token(s) {_list(stripped)}", False))
     return out
@@ -146,7 +150,7 @@ def _execute(r: StepRecord) -> Check:
     content = (r.action or {}).get("content")
     if (r.action or {}).get("name") in ("type", "fill") and isinstance(content, str) \
             and content.endswith("\n") and r.outcome not in ("error", "refused") \
-            and "pressed Enter" not in r.note:
+            and not r.details.get("enter_pressed"):
         out.append(("execute", f"{r.action_source} ends with \\n but Enter was not pressed "
                                f"(note: {_short(r.note)})", True))
     return out
@@ -191,7 +195,7 @@ def _streaks(steps: list[StepRecord]) -> list[Finding]:
     out: list[Finding] = []
     run: list[StepRecord] = []
     for r in [*steps, None]:
-        if r is not None and r.outcome == "no_change" and "(clickable)" in r.note:
+        if r is not None and r.outcome == "no_change" and r.details.get("clickable"):
             run.append(r)
             continue
         if len(run) >= STREAK:

@@ -106,6 +106,8 @@ def compose(*, mapped: Mapped, hit: Hit | None, effect: Effect, before: Fingerpr
     action = mapped.action
     frame = short_url(hit.frame.url) if hit and hit.in_child_frame else None
     details = dict(effect.details)
+    if hit is not None:  # structured, so readers (diagnose) never parse the note's wording
+        details.update(element=hit.describe(), clickable=bool(hit.info and hit.info["clickable"]))
     if effect.failed:
         note = Note("error", f"The {action.name}{_where(action)} failed: {effect.failed}.",
                     details=details)

@@ -40,7 +40,8 @@ _TOKEN_RE = re.compile(
     rf"|<{_BAR}(?!box_(?:start|end){_BAR}>)[\w\u2581.:-]{{1,64}}{_BAR}>"
 )
 # In free text (thought, text arguments) the box markers are template tokens like any other.
-_ANY_TOKEN_RE = re.compile(rf"{_TOKEN_RE.pattern}|<\|box_(?:start|end)\|>")
+# The one pattern of a chat-template token: diagnose looks for the same ones the parser strips.
+TOKEN_PATTERN = re.compile(rf"{_TOKEN_RE.pattern}|<\|box_(?:start|end)\|>")
 _MAX_PASSES = 4  # removing `<|eot<|eot_id|>_id|>` leaves a token; nesting deeper is an attack
 
 
@@ -147,7 +148,7 @@ def _thought(text: str, action_start: int, stripped: list[str]) -> str:
     else:
         _discard(text[: marker.start()], stripped)
         body = text[marker.end() : action_start]
-    return _scrub(body, _ANY_TOKEN_RE, stripped).strip()
+    return _scrub(body, TOKEN_PATTERN, stripped).strip()
 
 
 def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:
@@ -282,7 +283,7 @@ def _convert(arg: ArgSpec, value: str, spec: ActionSpec, stripped: list[str]) ->
         return _direction(value, spec)
     if arg.kind == "choice":
         return _choice(value, arg, spec)
-    text = _scrub(value, _ANY_TOKEN_RE, stripped)
+    text = _scrub(value, TOKEN_PATTERN, stripped)
     return _key(text, spec) if arg.kind == "key" else text
 
 

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 from .errors import ParseError
 from .parse import ParsedReply, parse_reply
+from .rundir import load_run
 from .trajectory import StepRecord
-from .viewer.rundir import load_run
 
 ParseFn = Callable[[str], ParsedReply]
 ChangeKind = Literal["changed", "now_parses", "now_fails"]

@@ -1,15 +1,11 @@
-"""Step and result records, and the writer of the run directory (DESIGN contract).
+"""Step and result records: what one step and one task's outcome hold (DESIGN contract).
 
-``OUT/result.json`` is rewritten and ``OUT/steps.jsonl`` appended after every
-step, so a crash loses at most the step in flight.
+``webfovea.rundir`` writes and reads them in the run directory.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import time
-from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -66,54 +62,3 @@ class ResultRecord(BaseModel):
     model: str = ""
     config: dict[str, Any] = Field(default_factory=dict)
     started_at: float = Field(default_factory=time.time)
-
-
-class TrajectoryWriter:
-    """Writes one task's run directory as the task goes."""
-
-    def __init__(self, out: Path) -> None:
-        self.out = out
-        (out / "screens").mkdir(parents=True, exist_ok=True)
-        self.steps_path = out / "steps.jsonl"
-        self.steps_path.write_text("")
-
-    def screen_path(self, step: int) -> str:
-        return f"screens/{step:03d}.png"
-
-    def write_screen(self, step: int, png: bytes) -> str:
-        rel = self.screen_path(step)
-        (self.out / rel).write_bytes(png)
-        return rel
-
-    def write_evidence(self, png: bytes) -> str:
-        (self.out / "evidence.png").write_bytes(png)
-        return "evidence.png"
-
-    def write_evidence_text(self, text: str) -> str:
-        (self.out / "evidence.txt").write_text(text, encoding="utf-8")
-        return "evidence.txt"
-
-    def append_step(self, record: StepRecord) -> None:
-        with self.steps_path.open("a", encoding="utf-8") as fh:
-            fh.write(record.model_dump_json() + "\n")
-
-    def write_result(self, result: ResultRecord) -> None:
-        _atomic_write(self.out / "result.json", result.model_dump_json(indent=2))
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-
-
-def read_steps(run_dir: Path) -> list[StepRecord]:
-    path = run_dir / "steps.jsonl"
-    if not path.exists():
-        return []
-    return [StepRecord.model_validate(json.loads(line))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def read_result(run_dir: Path) -> ResultRecord:
-    return ResultRecord.model_validate_json((run_dir / "result.json").read_text(encoding="utf-8"))

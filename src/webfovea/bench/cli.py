@@ -14,22 +14,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
 from ..errors import ConfigError
 from ..models.loader import load_model
+from ..options import BenchOptions, BenchSettings, Prices, add_run_options, flags_from
+from ..viewer.report import write_report
+from .command import run_bench, stdout
 from .compare import compare, print_comparison
-from .execute import Job
-from .html_report import write_html
 from .judge import Judge
-from .report import Prices, build_report, print_table, to_csv
-from .runner import FREE_SETTINGS, Launch, plan, rescore, resolve_settings, run
-from .store import DB_NAME, Store
-from .tasks import Split, TaskFile, read_tasks
+from .report import build_report, print_table, to_csv
+from .runner import rescore
+from .store import Store
 
 Handler = Callable[[argparse.Namespace], int]
-# Bench options recorded with the run (besides the run options of ``webfovea run``).
-BENCH_SETTINGS = ("judge", "judge_base_url", "split", "part", "host_resolver_rules")
 
 
 def register(subparsers: Any) -> dict[str, Handler]:
@@ -55,30 +51,29 @@ def register(subparsers: Any) -> dict[str, Handler]:
 
 
 def _bench_parser(p: argparse.ArgumentParser) -> None:
-    from ..cli import add_run_options
-
     p.add_argument("tasks", type=Path, help="task file, JSON Lines")
     p.add_argument("--out", type=Path, required=True, help="the run directory")
     p.add_argument("--workers", type=int, default=1, help="tasks run at once")
     p.add_argument("--executor", choices=("local", "ray"), default="local")
     p.add_argument("--ray-address", help="an existing Ray cluster (default: start a local Ray)")
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
-    p.add_argument("--split", help="named parts by a stable hash of the id, e.g. dev:70,holdout:30")
-    p.add_argument("--part", help="the part of --split to run")
-    p.add_argument("--judge", help="model spec of a judge for semantic equivalence "
-                                   "(off by default)")
-    p.add_argument("--judge-base-url")
-    p.add_argument("--host-resolver-rules", action="append", metavar="RULES",
+    # The settings recorded with the run have no defaults here, so --resume can tell what
+    # was typed; BenchSettings holds their defaults.
+    hidden = argparse.SUPPRESS
+    p.add_argument("--trials", type=int, default=hidden,
+                   help="run every task N times (default 1): each trial in "
+                        "tasks/<id>/<trial>/, scored on its own")
+    p.add_argument("--split", default=hidden,
+                   help="named parts by a stable hash of the id, e.g. dev:70,holdout:30")
+    p.add_argument("--part", default=hidden, help="the part of --split to run")
+    p.add_argument("--judge", default=hidden,
+                   help="model spec of a judge for semantic equivalence (off by default)")
+    p.add_argument("--judge-base-url", default=hidden)
+    p.add_argument("--host-resolver-rules", action="append", metavar="RULES", default=hidden,
                    help="Chromium host resolver rules, e.g. 'MAP *.fovea.test 127.0.0.1:8001'; "
                         "repeat to give each worker its own (worker i uses the i-th)")
     _add_prices(p)
-    add_run_options(p)
-    # Recorded settings default to "not given", so --resume can tell what was typed.
-    # (set_defaults cannot do this: argparse would put the SUPPRESS marker in the namespace.)
-    recorded = set(_recorded_dests())
-    for action in p._actions:
-        if action.dest in recorded:
-            action.default = argparse.SUPPRESS
+    add_run_options(p, recorded=True)
 
 
 def _add_prices(p: argparse.ArgumentParser) -> None:
@@ -86,106 +81,17 @@ def _add_prices(p: argparse.ArgumentParser) -> None:
     p.add_argument("--price-output", type=float, help="USD per million output tokens")
 
 
-def _run_option_defaults() -> dict[str, Any]:
-    from ..cli import add_run_options
-
-    probe = argparse.ArgumentParser(add_help=False)
-    add_run_options(probe)
-    for dest in BENCH_SETTINGS:
-        probe.add_argument(f"--{dest.replace('_', '-')}")
-    probe.set_defaults(host_resolver_rules=[])
-    return vars(probe.parse_args([]))
-
-
-def _recorded_dests() -> list[str]:
-    return list(_run_option_defaults())
-
-
-# -- bench ------------------------------------------------------------------------------------
+def bench_options(ns: argparse.Namespace) -> BenchOptions:
+    """The typed options of a ``bench`` command line."""
+    given = flags_from(ns, BenchSettings)
+    return BenchOptions(tasks=ns.tasks, out=ns.out, settings=BenchSettings(**given),
+                        given=frozenset(given), workers=ns.workers, executor=ns.executor,
+                        ray_address=ns.ray_address, resume=ns.resume, prices=_prices(ns),
+                        command=shlex.join(sys.argv))
 
 
 def cmd_bench(ns: argparse.Namespace) -> int:
-    if ns.workers < 1:
-        raise ConfigError(f"--workers must be at least 1, got {ns.workers}")
-    given = {k: getattr(ns, k) for k in _recorded_dests() if hasattr(ns, k)}
-    store = Store.open_existing(ns.out) if ns.resume else None
-    if store is None:
-        _check_fresh(ns.out)
-    recorded = store.get_meta("settings") if store else None
-    settings = resolve_settings(recorded, given=given, defaults=_run_option_defaults())
-    job = _job(settings)
-    split = Split.parse(settings["split"]) if settings.get("split") else None
-    task_file = read_tasks(ns.tasks)
-    for problem in task_file.problems:
-        print(f"webfovea: {ns.tasks} {problem}", file=sys.stderr)
-    asyncio.run(_check_models(job, settings))
-    if store is None:
-        ns.out.mkdir(parents=True, exist_ok=True)
-        store = Store(ns.out / DB_NAME)
-        store.set_meta("judge", settings.get("judge"))
-    store.set_meta("settings", settings)
-    try:
-        return _bench(ns, store, settings, job, task_file, split)
-    finally:
-        store.close()
-
-
-def _check_fresh(out: Path) -> None:
-    if (out / DB_NAME).is_file():
-        raise ConfigError(f"{out} already holds a bench run: add --resume to continue it, or "
-                          "choose another --out")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise ConfigError(f"--out {out} exists and is not an empty directory")
-
-
-def _job(settings: dict[str, Any]) -> Job:
-    from ..cli import agent_config, browser_config
-
-    if not settings.get("model"):
-        raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
-                          "scripted:<file>), or set WEBFOVEA_MODEL")
-    options = argparse.Namespace(**settings)
-    rules = tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
-                  for entry in settings.get("host_resolver_rules") or [])
-    return Job(model=settings["model"], base_url=settings.get("base_url"),
-               agent=agent_config(options), browser=browser_config(options), host_rules=rules)
-
-
-async def _check_models(job: Job, settings: dict[str, Any]) -> None:
-    """Fail before the run on a model spec that can never work (bad spec, missing key)."""
-    await load_model(job.model, base_url=job.model_base_url(job.browser_for(0))).aclose()
-    if settings.get("judge"):
-        await load_model(settings["judge"], base_url=settings.get("judge_base_url")).aclose()
-
-
-def _bench(ns: argparse.Namespace, store: Store, settings: dict[str, Any], job: Job,
-           task_file: TaskFile, split: Split | None) -> int:
-    prices = _prices(ns)
-    if prices is not None:
-        store.set_meta("prices", {"input": prices.input, "output": prices.output})
-    selected, todo = plan(store, task_file, split=split, part=settings.get("part"))
-    launch = Launch(executor=ns.executor, workers=ns.workers, ray_address=ns.ray_address,
-                    command=shlex.join(sys.argv),
-                    invocation={"executor": ns.executor, "workers": ns.workers,
-                                "ray_address": ns.ray_address, "tasks_file": str(ns.tasks),
-                                "tasks_sha256": task_file.sha256,
-                                **{k: settings.get(k) for k in sorted(FREE_SETTINGS)}})
-    err = Console(stderr=True)
-    if len(todo) < len(selected):
-        err.print(f"resuming: {len(selected) - len(todo)} of {len(selected)} tasks already done",
-                  highlight=False)
-    try:
-        asyncio.run(run(store, ns.out, todo, total=len(selected), job=job, launch=launch,
-                        judge_spec=settings.get("judge"),
-                        judge_base_url=settings.get("judge_base_url"), console=err))
-    except KeyboardInterrupt:
-        err.print(f"interrupted: continue with --resume (webfovea bench {ns.tasks} --out "
-                  f"{ns.out} --resume)", highlight=False)
-        return 130
-    report = build_report(store, str(ns.out))
-    write_html(report, ns.out, {r.task_id: r.dir for r in store.rows()})
-    print_table(report, _stdout())
-    return 0
+    return run_bench(bench_options(ns))
 
 
 def _prices(ns: argparse.Namespace) -> Prices | None:
@@ -205,10 +111,9 @@ def cmd_score(ns: argparse.Namespace) -> int:
     store = Store.open_existing(ns.run_dir)
     try:
         if ns.rescore or ns.judge:
-            asyncio.run(_rescore(store, ns.judge, ns.judge_base_url))
+            asyncio.run(_rescore(store, ns.run_dir, ns.judge, ns.judge_base_url))
+            write_report(ns.run_dir)
         report = build_report(store, str(ns.run_dir), prices=_prices(ns))
-        if ns.rescore or ns.judge:
-            write_html(report, ns.run_dir, {r.task_id: r.dir for r in store.rows()})
     finally:
         store.close()
     if ns.format == "json":
@@ -216,14 +121,15 @@ def cmd_score(ns: argparse.Namespace) -> int:
     elif ns.format == "csv":
         sys.stdout.write(to_csv(report))
     else:
-        print_table(report, _stdout())
+        print_table(report, stdout())
     return 0
 
 
-async def _rescore(store: Store, judge_spec: str | None, judge_base_url: str | None) -> None:
+async def _rescore(store: Store, run_dir: Path, judge_spec: str | None,
+                   judge_base_url: str | None) -> None:
     judge = Judge(load_model(judge_spec, base_url=judge_base_url)) if judge_spec else None
     try:
-        await rescore(store, judge=judge)
+        await rescore(store, run_dir, judge=judge)
     finally:
         if judge is not None:
             await judge.aclose()
@@ -241,12 +147,8 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     if ns.format == "json":
         print(json.dumps(result.to_json(), indent=2))
     else:
-        print_comparison(result, _stdout())
+        print_comparison(result, stdout())
     return 0
 
 
-def _stdout() -> Console:
-    """Standard output; piped into a file or CI log, tables get room instead of 80 columns."""
-    console = Console()
-    return console if console.is_terminal else Console(width=120)
 

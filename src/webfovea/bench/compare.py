@@ -19,8 +19,8 @@ class Comparison:
     run_a: str
     run_b: str
     paired: int
-    correct_a: int
-    correct_b: int
+    correct_a: float  # tasks correct; with trials, the sum of per-task success rates
+    correct_b: float
     fixed: list[str] = field(default_factory=list)  # wrong in A, correct in B
     broken: list[str] = field(default_factory=list)  # correct in A, wrong in B
     still_correct: list[str] = field(default_factory=list)
@@ -80,43 +80,61 @@ def mcnemar_exact(fixed: int, broken: int) -> float:
 
 def compare(rows_a: list[TaskRow], rows_b: list[TaskRow], *, run_a: str,
             run_b: str) -> Comparison:
-    """Pair the runs' tasks by id; a pair counts when both runs scored the task."""
-    a = {r.task_id: r for r in rows_a}
-    b = {r.task_id: r for r in rows_b}
+    """Pair the runs' tasks by id; a pair counts when both runs scored the task. With
+    trials, a task's success is its rate over its scored trials, and a task is fixed or
+    broken when that rate went up or down."""
+    a, b = _by_task(rows_a), _by_task(rows_b)
     groups: dict[str, list[str]] = {name: [] for name in (
         "fixed", "broken", "still_correct", "still_wrong", "unpaired", "reference_changed")}
-    correct_a = correct_b = 0
+    correct_a = correct_b = 0.0
     for task_id, ra in a.items():
         rb = b.get(task_id)
         if rb is None:
             continue
         if ra.reference != rb.reference:
             groups["reference_changed"].append(task_id)
-        if ra.correct is None or rb.correct is None:
+        if ra.rate is None or rb.rate is None:
             groups["unpaired"].append(task_id)
             continue
-        correct_a += ra.correct
-        correct_b += rb.correct
-        groups[_group(ra.correct, rb.correct)].append(task_id)
+        correct_a += ra.rate
+        correct_b += rb.rate
+        groups[_group(ra.rate, rb.rate)].append(task_id)
     paired = sum(len(groups[g]) for g in ("fixed", "broken", "still_correct", "still_wrong"))
     return Comparison(run_a, run_b, paired, correct_a, correct_b,
                       only_a=[t for t in a if t not in b], only_b=[t for t in b if t not in a],
                       **groups)
 
 
-def _group(was: bool, now: bool) -> str:
-    if was and now:
-        return "still_correct"
-    if now:
+@dataclass(frozen=True)
+class _Task:
+    reference: str | None
+    rate: float | None  # success over the task's scored trials; None: none scored
+
+
+def _by_task(rows: list[TaskRow]) -> dict[str, _Task]:
+    trials: dict[str, list[TaskRow]] = {}
+    for r in rows:
+        trials.setdefault(r.task_id, []).append(r)
+    out = {}
+    for task_id, group in trials.items():
+        scored = [bool(r.correct) for r in group if r.correct is not None]
+        out[task_id] = _Task(group[0].reference, sum(scored) / len(scored) if scored else None)
+    return out
+
+
+def _group(was: float, now: float) -> str:
+    if now > was:
         return "fixed"
-    return "broken" if was else "still_wrong"
+    if now < was:
+        return "broken"
+    return "still_correct" if now > 0.5 else "still_wrong"
 
 
 def print_comparison(c: Comparison, console: Console) -> None:
     console.print(f"[bold]A[/bold] {c.run_a}\n[bold]B[/bold] {c.run_b}", highlight=False)
     if c.paired:
-        console.print(f"A: {c.correct_a}/{c.paired} correct   B: {c.correct_b}/{c.paired} correct",
-                      highlight=False)
+        console.print(f"A: {c.correct_a:g}/{c.paired} correct   B: {c.correct_b:g}/{c.paired} "
+                      "correct", highlight=False)
     console.print(f"[green]fixed (+)[/green] {len(c.fixed)}: {_ids(c.fixed)}", highlight=False)
     console.print(f"[red]broken (−)[/red] {len(c.broken)}: {_ids(c.broken)}", highlight=False)
     console.print(f"unchanged: {len(c.still_correct)} still correct, {len(c.still_wrong)} still "

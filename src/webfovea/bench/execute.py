@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
-import os
 import shutil
 from collections.abc import Coroutine
 from dataclasses import dataclass, replace
@@ -21,9 +19,9 @@ from typing import Any
 from ..agent import run_task
 from ..browser.session import BrowserSession
 from ..config import AgentConfig, BrowserConfig
-from ..errors import WebfoveaError
+from ..errors import ConfigError, WebfoveaError
 from ..models.loader import load_model
-from ..suite.server import lane_url
+from ..rundir import read_result, write_result
 from ..task import Task
 from ..trajectory import ResultRecord
 
@@ -44,12 +42,6 @@ class Job:
     # worker); slot i uses entry i modulo their number. Empty: the browser config's own.
     host_rules: tuple[tuple[str, ...], ...] = ()
 
-    def model_base_url(self, browser: BrowserConfig) -> str | None:
-        """The oracle plays the suite lane its browser's host rules point at; others as given."""
-        if self.base_url or not self.model.startswith("oracle"):
-            return self.base_url
-        return lane_url(browser.host_rules)
-
     def browser_for(self, slot: int) -> BrowserConfig:
         if not self.host_rules:
             return self.browser
@@ -67,7 +59,8 @@ async def execute(task: Task, job: Job, session: BrowserSession, out: Path) -> R
         shutil.rmtree(out)  # a rerun (resume) starts the task's directory afresh
     out.mkdir(parents=True)
     try:
-        model = load_model(job.model, base_url=job.model_base_url(session.config))
+        model = load_model(job.model, base_url=job.base_url,
+                           host_rules=session.config.host_rules)
     except WebfoveaError as e:
         return close_record(task, out, "model_error", f"could not load the model: {e}")
     try:
@@ -100,14 +93,10 @@ async def _bounded(task: Task, job: Job, session: BrowserSession,
 
 def close_record(task: Task, out: Path, status: str, error: str) -> ResultRecord:
     """Give the task's directory a final result.json with ``status``, keeping what it had."""
-    path = out / "result.json"
     try:
-        result = ResultRecord.model_validate_json(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        result = read_result(out)
+    except (OSError, ConfigError):
         result = ResultRecord(task=task.instruction, url=task.url, task_id=task.id)
     result.status, result.error = status, error
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(result.model_dump(mode="json"), indent=2), encoding="utf-8")
-    os.replace(tmp, path)
+    write_result(out, result)
     return result

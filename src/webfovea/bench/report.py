@@ -14,61 +14,60 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from .. import outcomes
+from ..options import Prices
+from ..outcomes import BUCKET_HELP, BUCKETS, Rate
 from .store import Store, TaskRow
 
-# The issue's eight buckets, then the ones a run can also have.
-BUCKETS = ("correct", "wrong_answer", "no_answer", "step_limit", "time_limit", "unreachable",
-           "model_error", "browser_error", "harness_error", "unscored", "pending")
-BUCKET_HELP = {
-    "correct": "finished, and the answer matches the reference",
-    "wrong_answer": "finished with an answer that does not match",
-    "no_answer": "finished with an empty answer, or gave up",
-    "step_limit": "ran out of steps",
-    "time_limit": "ran out of time (or hung and was ended)",
-    "unreachable": "the entry URL could not be loaded",
-    "model_error": "the model could not be used (after retries)",
-    "browser_error": "the browser crashed, disconnected or would not start",
-    "harness_error": "an unexpected error inside webfovea (please report it)",
-    "unscored": "finished, but the task has no reference answer",
-    "pending": "not run yet (resume the run to finish it)",
-}
-
 
 @dataclass(frozen=True)
-class Prices:
-    """USD per million tokens."""
+class TrialStats:
+    """Repeated trials (``bench --trials``): one run of a stochastic model is one sample."""
 
-    input: float
-    output: float
-
-    def cost(self, input_tokens: int, output_tokens: int) -> float:
-        return (input_tokens * self.input + output_tokens * self.output) / 1e6
-
-
-@dataclass(frozen=True)
-class Rate:
-    correct: int
-    n: int
-
-    @property
-    def value(self) -> float | None:
-        return self.correct / self.n if self.n else None
-
-    @property
-    def stderr(self) -> float | None:
-        """Binomial standard error sqrt(p(1-p)/n)."""
-        p = self.value
-        return None if p is None else math.sqrt(p * (1 - p) / self.n)
+    trials: int  # per task, at most
+    per_task: dict[str, Rate]  # each task's success over its scored trials
+    mean: float  # mean of the per-task success rates
+    low: float  # its 95 % interval (normal approximation over tasks)
+    high: float
+    pass_at: dict[int, float]  # pass@k: at least one of k trials succeeds
+    pass_all: dict[int, float]  # pass^k: all k trials succeed
 
     def shown(self) -> str:
-        if not self.n or self.value is None or self.stderr is None:
-            return "n/a (no scored task)"
-        return f"{100 * self.value:.1f}% ± {100 * self.stderr:.1f} ({self.correct}/{self.n})"
+        k = max(self.pass_at)
+        return (f"mean success over {len(self.per_task)} tasks x {self.trials} trials: "
+                f"{100 * self.mean:.1f}% (95% interval {100 * self.low:.1f}-{100 * self.high:.1f})"
+                f"   pass@{k} {100 * self.pass_at[k]:.1f}%   pass^{k} {100 * self.pass_all[k]:.1f}%")
+
+
+def trial_stats(rows: list[TaskRow]) -> TrialStats | None:
+    """Per-task success over trials, the mean with its interval, pass@k and pass^k (the
+    unbiased estimators 1 - C(n-c,k)/C(n,k) and C(c,k)/C(n,k), averaged over tasks)."""
+    if all(r.trial == 1 for r in rows):
+        return None
+    per_task: dict[str, list[bool]] = {}
+    for r in rows:
+        if r.state == "done" and r.correct is not None:
+            per_task.setdefault(r.task_id, []).append(r.correct)
+    if not per_task:
+        return None
+    rates = {t: Rate(sum(v), len(v)) for t, v in per_task.items()}
+    values = [rate.correct / rate.n for rate in rates.values()]
+    mean = statistics.fmean(values)
+    half = 1.96 * (statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0)
+    top = min(rate.n for rate in rates.values())
+    return TrialStats(
+        trials=max(rate.n for rate in rates.values()), per_task=rates, mean=mean,
+        low=max(0.0, mean - half), high=min(1.0, mean + half),
+        pass_at={k: statistics.fmean(1 - math.comb(r.n - r.correct, k) / math.comb(r.n, k)
+                             for r in rates.values()) for k in range(1, top + 1)},
+        pass_all={k: statistics.fmean(math.comb(r.correct, k) / math.comb(r.n, k)
+                              for r in rates.values()) for k in range(1, top + 1)})
 
 
 @dataclass(frozen=True)
 class TaskLine:
     id: str
+    trial: int
     status: str
     bucket: str
     correct: bool | None
@@ -106,6 +105,7 @@ class Report:
     settings: dict[str, Any] = field(default_factory=dict)
     invocations: int = 0
     lines: list[TaskLine] = field(default_factory=list)
+    trials: TrialStats | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -117,17 +117,7 @@ class Report:
 
 
 def bucket(row: TaskRow) -> str:
-    if row.state != "done":
-        return "pending"
-    if row.status == "finished":
-        if row.correct is None:
-            return "unscored"
-        if row.correct:
-            return "correct"
-        return "wrong_answer" if (row.answer or "").strip() else "no_answer"
-    if row.status == "gave_up":
-        return "no_answer"
-    return row.status if row.status in BUCKETS else "harness_error"
+    return outcomes.bucket(row.status if row.state == "done" else None, row.correct, row.answer)
 
 
 def build_report(store: Store, run_dir: str, *, prices: Prices | None = None) -> Report:
@@ -154,7 +144,7 @@ def build_report(store: Store, run_dir: str, *, prices: Prices | None = None) ->
         cost_per_task=None if prices is None or not done else
         sum(ln.cost or 0.0 for ln in lines) / len(done),
         versions=runs[-1]["versions"] if runs else {}, settings=settings,
-        invocations=len(runs), lines=lines)
+        invocations=len(runs), lines=lines, trials=trial_stats(rows))
 
 
 def _stored_prices(store: Store) -> Prices | None:
@@ -164,7 +154,7 @@ def _stored_prices(store: Store) -> Prices | None:
 
 def _line(r: TaskRow, prices: Prices | None) -> TaskLine:
     return TaskLine(
-        id=r.task_id, status=r.status or r.state, bucket=bucket(r), correct=r.correct,
+        id=r.task_id, trial=r.trial, status=r.status or r.state, bucket=bucket(r), correct=r.correct,
         matcher=r.matcher or "", answer=r.answer, reference=r.reference, steps=r.steps,
         elapsed=r.elapsed, input_tokens=r.input_tokens, output_tokens=r.output_tokens,
         cost=None if prices is None else prices.cost(r.input_tokens, r.output_tokens),
@@ -191,6 +181,8 @@ def print_table(report: Report, console: Console) -> None:
                   highlight=False)
     console.print(f"success on reachable sites: {report.success_reachable.shown()}",
                   highlight=False)
+    if report.trials is not None:
+        console.print(report.trials.shown(), highlight=False)
     console.print(_per_task_numbers(report), highlight=False)
     console.print(_bucket_table(report))
     console.print(_task_table(report))
@@ -226,7 +218,8 @@ def _task_table(report: Report) -> Table:
     for column in ("id", "outcome", "matcher", "answer", "reference", "steps", "time", "tokens"):
         table.add_column(column, overflow="fold")
     for ln in report.lines:
-        table.add_row(ln.id, ln.bucket, ln.matcher, _short(ln.answer), _short(ln.reference),
+        name = ln.id if report.trials is None else f"{ln.id} #{ln.trial}"
+        table.add_row(name, ln.bucket, ln.matcher, _short(ln.answer), _short(ln.reference),
                       str(ln.steps), f"{ln.elapsed:.1f}s",
                       f"{ln.input_tokens}/{ln.output_tokens}")
     return table
@@ -238,7 +231,7 @@ def _short(text: str | None, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-CSV_COLUMNS = ("id", "status", "bucket", "correct", "matcher", "answer", "reference", "steps",
+CSV_COLUMNS = ("id", "trial", "status", "bucket", "correct", "matcher", "answer", "reference", "steps",
                "elapsed", "input_tokens", "output_tokens", "cost", "verdict", "error")
 
 

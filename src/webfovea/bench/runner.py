@@ -5,21 +5,21 @@ from __future__ import annotations
 
 import contextlib
 import importlib.metadata
-import json
 import platform
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError
 from rich.console import Console
 
 from ..errors import ConfigError
 from ..models.loader import load_model
+from ..rundir import RESULT, ScoreRecord, read_steps, trial_dir, write_score, write_task
+from ..rundir import Verdict as RunVerdict
 from ..task import Task
-from ..trajectory import ResultRecord, StepRecord
+from ..trajectory import ResultRecord
 from .execute import Job
 from .judge import Judge
 from .pool import run_local
@@ -49,9 +49,25 @@ def resolve_settings(recorded: dict[str, Any] | None, *, given: dict[str, Any],
     return {**defaults, **recorded, **{k: v for k, v in given.items() if k in FREE_SETTINGS}}
 
 
-def plan(store: Store, task_file: TaskFile, *, split: Split | None,
-         part: str | None) -> tuple[list[Task], list[Task]]:
-    """(the run's tasks, those still to do); records new tasks and the file's bad lines."""
+@dataclass(frozen=True)
+class Trial(Task):
+    """One run of a task: ``bench --trials N`` runs each task as trials 1..N."""
+
+    trial: int = 1
+
+    @classmethod
+    def of(cls, task: Task, trial: int) -> Trial:
+        return cls(**{f.name: getattr(task, f.name) for f in fields(Task)}, trial=trial)
+
+
+def trial_of(task: Task) -> int:
+    return task.trial if isinstance(task, Trial) else 1
+
+
+def plan(store: Store, task_file: TaskFile, *, split: Split | None, part: str | None,
+         trials: int = 1) -> tuple[list[Task], list[Trial]]:
+    """(the run's tasks, the trials still to do); records new tasks and the file's bad
+    lines."""
     for problem in task_file.problems:
         store.event(None, "bad_line", f"{task_file.path} {problem}")
     selected = pick(task_file.tasks, split=split, part=part)
@@ -59,9 +75,10 @@ def plan(store: Store, task_file: TaskFile, *, split: Split | None,
         raise ConfigError(f"no task to run in {task_file.path}"
                           + (f" ({len(task_file.problems)} bad lines)" if task_file.problems
                              else ""))
-    store.add_tasks(selected)
-    todo = set(store.unfinished([t.id for t in selected]))
-    return selected, [t for t in selected if t.id in todo]
+    store.add_tasks(selected, trials=trials)
+    by_id = {t.id: t for t in selected}
+    return selected, [Trial.of(by_id[task_id], n) for task_id, n in
+                      store.unfinished(list(by_id), trials=trials)]
 
 
 def versions() -> dict[str, Any]:
@@ -101,15 +118,16 @@ class Recorder:
     """The executors' hooks: scores each finished task and writes it to the store."""
 
     def __init__(self, store: Store, run_id: int, run_dir: Path, progress: BenchProgress,
-                 judge: Judge | None, found_versions: dict[str, Any]) -> None:
+                 judge: Judge | None, found_versions: dict[str, Any], trials: int) -> None:
         self.store, self.run_id, self.run_dir = store, run_id, run_dir
         self.progress, self.judge, self.versions = progress, judge, found_versions
+        self.trials = trials
 
     def task_dir(self, task: Task) -> Path:
-        return self.run_dir / "tasks" / self.store.task_dir(task.id)
+        return task_dir(self.run_dir, self.store.task_dir(task.id), trial_of(task), self.trials)
 
     def started(self, task: Task, worker: str) -> None:
-        self.store.mark_running(task.id, run_id=self.run_id, worker=worker)
+        self.store.mark_running(task.id, trial_of(task), run_id=self.run_id, worker=worker)
         self.progress.started()
 
     async def finished(self, task: Task, result: ResultRecord, *, worker: str,
@@ -117,8 +135,11 @@ class Recorder:
         verdict = await score(reference=task.answer, answer=result.answer,
                               answer_type=task.answer_type, status=result.status,
                               question=task.instruction, judge=self.judge)
-        steps = read_steps_tolerant(self.task_dir(task) / "steps.jsonl")
-        self.store.finish(task.id, run_id=self.run_id, result=result, verdict=verdict,
+        out = self.task_dir(task)
+        write_task(out, task)
+        write_verdict(out, task.answer, verdict, self.judge)
+        steps = read_steps(out)
+        self.store.finish(task.id, trial_of(task), run_id=self.run_id, result=result, verdict=verdict,
                           steps=steps, worker=worker, browser_replaced=browser_replaced)
         self.progress.finished(task.id, status=result.status, correct=verdict.correct,
                                matcher=verdict.matcher, steps=result.steps,
@@ -133,20 +154,25 @@ class Recorder:
         self.store.event(self.run_id, kind, f"{worker}: {detail}", task_id)
 
 
-def read_steps_tolerant(path: Path) -> list[StepRecord]:
-    """The steps of a task directory; a line cut short by a crash is skipped, not fatal."""
-    if not path.is_file():
-        return []
-    steps = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        with contextlib.suppress(ValidationError, json.JSONDecodeError):
-            steps.append(StepRecord.model_validate_json(line))
-    return steps
+def task_dir(run_dir: Path, name: str, trial: int, trials: int) -> Path:
+    """``tasks/<id>/``, or ``tasks/<id>/<trial>/`` when the run has several trials."""
+    return trial_dir(run_dir / "tasks" / name, trial if trials > 1 else None)
+
+
+def write_verdict(task_dir: Path, reference: str | None, verdict: Verdict,
+                  judge: Judge | None) -> None:
+    """The task directory's ``score.json`` (DESIGN's run directory) for ``verdict``."""
+    word: RunVerdict = ("unscored" if verdict.correct is None
+                        else "correct" if verdict.correct else "wrong")
+    write_score(task_dir, ScoreRecord(
+        verdict=word, correct=verdict.correct, matcher=verdict.matcher, reference=reference,
+        detail=verdict.detail, judge=judge.name if judge and verdict.matcher == "judge"
+        else None))
 
 
 async def run(store: Store, run_dir: Path, todo: Sequence[Task], *, total: int, job: Job,
               launch: Launch, judge_spec: str | None, judge_base_url: str | None,
-              console: Console) -> int:
+              console: Console, trials: int = 1) -> int:
     """Run ``todo``; returns the invocation's run id. Interruptions leave the store resumable."""
     found = versions()
     run_id = store.begin_run(executor=launch.executor, workers=launch.workers,
@@ -154,7 +180,7 @@ async def run(store: Store, run_dir: Path, todo: Sequence[Task], *, total: int, 
                              versions=found)
     judge = Judge(load_model(judge_spec, base_url=judge_base_url)) if judge_spec else None
     progress = BenchProgress(total=total, done=total - len(todo), console=console)
-    recorder = Recorder(store, run_id, run_dir, progress, judge, found)
+    recorder = Recorder(store, run_id, run_dir, progress, judge, found, trials)
     state = "interrupted"
     try:
         with progress:
@@ -172,15 +198,21 @@ async def run(store: Store, run_dir: Path, todo: Sequence[Task], *, total: int, 
     return run_id
 
 
-async def rescore(store: Store, *, judge: Judge | None) -> list[Verdict]:
-    """Score every finished task again with today's matchers (and the judge, if given)."""
+async def rescore(store: Store, run_dir: Path, *, judge: Judge | None) -> list[Verdict]:
+    """Score every finished task again with today's matchers (and the judge, if given),
+    in the store and in each task directory's ``task.json`` and ``score.json``."""
     verdicts = []
+    trials = int((store.get_meta("settings") or {}).get("trials") or 1)
     for row in store.rows():
         if row.state != "done":
             continue
         verdict = await score(reference=row.reference, answer=row.answer,
                               answer_type=row.answer_type, status=row.status or "",
                               question=row.instruction, judge=judge)
-        store.set_verdict(row.task_id, verdict)
+        store.set_verdict(row.task_id, row.trial, verdict)
+        out = task_dir(run_dir, row.dir, row.trial, trials)
+        if (out / RESULT).is_file():
+            write_task(out, row.task)
+            write_verdict(out, row.reference, verdict, judge)
         verdicts.append(verdict)
     return verdicts

@@ -1,7 +1,8 @@
 """The results store: ``RUN/results.sqlite`` (WAL) with runs, tasks and steps.
 
 One bench run lives in one directory; ``runs`` holds one row per invocation (the
-first and every ``--resume``), ``tasks`` one row per task, ``steps`` one row per step.
+first and every ``--resume``), ``tasks`` one row per task and trial (``bench --trials``;
+trial 1 only without it), ``steps`` one row per step.
 A task's final row and its steps are written in one transaction when it ends, so a
 kill -9 leaves every task either wholly recorded or still to do — never half, never twice.
 """
@@ -23,7 +24,7 @@ from ..trajectory import ResultRecord, StepRecord
 from .scorer import Verdict
 from .tasks import task_dir_name
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: a row per trial
 DB_NAME = "results.sqlite"
 
 SCHEMA = """
@@ -36,7 +37,8 @@ CREATE TABLE IF NOT EXISTS runs (
     browser_replacements INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS tasks (
-    task_id TEXT PRIMARY KEY, position INTEGER NOT NULL, dir TEXT NOT NULL,
+    task_id TEXT NOT NULL, trial INTEGER NOT NULL DEFAULT 1,
+    position INTEGER NOT NULL, dir TEXT NOT NULL,
     instruction TEXT NOT NULL, url TEXT NOT NULL, reference TEXT, answer_type TEXT NOT NULL,
     tags TEXT NOT NULL,
     state TEXT NOT NULL DEFAULT 'pending',
@@ -44,18 +46,24 @@ CREATE TABLE IF NOT EXISTS tasks (
     steps INTEGER, elapsed REAL, input_tokens INTEGER, output_tokens INTEGER,
     calls INTEGER, retries INTEGER, error TEXT,
     run_id INTEGER, worker TEXT, attempts INTEGER NOT NULL DEFAULT 0,
-    browser_replaced INTEGER NOT NULL DEFAULT 0, started_at REAL, finished_at REAL
+    browser_replaced INTEGER NOT NULL DEFAULT 0, started_at REAL, finished_at REAL,
+    PRIMARY KEY (task_id, trial)
 );
 CREATE TABLE IF NOT EXISTS steps (
-    task_id TEXT NOT NULL, step INTEGER NOT NULL, url TEXT, action TEXT, outcome TEXT,
+    task_id TEXT NOT NULL, trial INTEGER NOT NULL DEFAULT 1, step INTEGER NOT NULL,
+    url TEXT, action TEXT, outcome TEXT,
     parse_error TEXT, guardrail TEXT, note TEXT, model_seconds REAL, harness_seconds REAL,
     input_tokens INTEGER, output_tokens INTEGER, screenshot TEXT, record TEXT NOT NULL,
-    PRIMARY KEY (task_id, step)
+    PRIMARY KEY (task_id, trial, step)
 );
 CREATE TABLE IF NOT EXISTS events (
     run_id INTEGER, at REAL NOT NULL, kind TEXT NOT NULL, task_id TEXT, detail TEXT NOT NULL
 );
 """
+# Named, because a store migrated from schema 1 has its trial column last.
+STEP_COLUMNS = ("task_id", "trial", "step", "url", "action", "outcome", "parse_error",
+                "guardrail", "note", "model_seconds", "harness_seconds", "input_tokens",
+                "output_tokens", "screenshot", "record")
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,7 @@ class TaskRow:
     """One task as the store holds it (what reports read)."""
 
     task_id: str
+    trial: int
     dir: str
     instruction: str
     url: str
@@ -103,6 +112,7 @@ class Store:
         with self.conn:
             self.conn.executescript(SCHEMA)
             self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            _add_trials(self.conn)
 
     @classmethod
     def open_existing(cls, run_dir: Path) -> Store:
@@ -174,8 +184,9 @@ class Store:
 
     # -- tasks --------------------------------------------------------------------------------
 
-    def add_tasks(self, tasks: Sequence[Task]) -> None:
-        """Record the run's tasks; a task already recorded must be defined the same way."""
+    def add_tasks(self, tasks: Sequence[Task], *, trials: int = 1) -> None:
+        """Record the run's tasks, ``trials`` rows each; a task already recorded must be
+        defined the same way."""
         known = {r["task_id"]: _definition(r) for r in self.conn.execute("SELECT * FROM tasks")}
         changed = [t.id for t in tasks if t.id in known and known[t.id] != _task_definition(t)]
         if changed:
@@ -185,55 +196,62 @@ class Store:
             position = c.execute("SELECT COALESCE(MAX(position), -1) FROM tasks").fetchone()[0]
             for task in (t for t in tasks if t.id not in known):
                 position += 1
-                c.execute(
-                    "INSERT INTO tasks (task_id, position, dir, instruction, url, reference, "
-                    "answer_type, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (task.id, position, task_dir_name(task.id), task.instruction, task.url,
-                     task.answer, task.answer_type, json.dumps(list(task.tags))))
+                c.executemany(
+                    "INSERT INTO tasks (task_id, trial, position, dir, instruction, url, "
+                    "reference, answer_type, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(task.id, trial, position, task_dir_name(task.id), task.instruction,
+                      task.url, task.answer, task.answer_type, json.dumps(list(task.tags)))
+                     for trial in range(1, trials + 1)])
 
-    def unfinished(self, task_ids: Sequence[str]) -> list[str]:
-        done = {r[0] for r in self.conn.execute("SELECT task_id FROM tasks WHERE state = 'done'")}
-        return [t for t in task_ids if t not in done]
+    def unfinished(self, task_ids: Sequence[str], *, trials: int = 1) -> list[tuple[str, int]]:
+        """(task id, trial) of each trial of ``task_ids`` not done yet, task by task."""
+        done = {(r["task_id"], r["trial"]) for r in
+                self.conn.execute("SELECT task_id, trial FROM tasks WHERE state = 'done'")}
+        return [(t, n) for t in task_ids for n in range(1, trials + 1) if (t, n) not in done]
 
     def task_dir(self, task_id: str) -> str:
         return str(self.conn.execute("SELECT dir FROM tasks WHERE task_id = ?",
                                      (task_id,)).fetchone()[0])
 
-    def mark_running(self, task_id: str, *, run_id: int, worker: str) -> None:
+    def mark_running(self, task_id: str, trial: int, *, run_id: int, worker: str) -> None:
         with self._tx() as c:
             c.execute("UPDATE tasks SET state = 'running', run_id = ?, worker = ?, "
-                      "attempts = attempts + 1, started_at = ? WHERE task_id = ?",
-                      (run_id, worker, time.time(), task_id))
+                      "attempts = attempts + 1, started_at = ? WHERE task_id = ? AND trial = ?",
+                      (run_id, worker, time.time(), task_id, trial))
 
-    def finish(self, task_id: str, *, run_id: int, result: ResultRecord, verdict: Verdict,
-               steps: Sequence[StepRecord], worker: str, browser_replaced: bool) -> None:
-        """The task's outcome and all its steps, atomically."""
+    def finish(self, task_id: str, trial: int, *, run_id: int, result: ResultRecord,
+               verdict: Verdict, steps: Sequence[StepRecord], worker: str,
+               browser_replaced: bool) -> None:
+        """The trial's outcome and all its steps, atomically."""
         with self._tx() as c:
-            c.execute("DELETE FROM steps WHERE task_id = ?", (task_id,))
-            c.executemany("INSERT INTO steps VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                          [_step_row(task_id, s) for s in steps])
+            c.execute("DELETE FROM steps WHERE task_id = ? AND trial = ?", (task_id, trial))
+            c.executemany(f"INSERT INTO steps ({', '.join(STEP_COLUMNS)}) VALUES "
+                          f"({', '.join('?' * len(STEP_COLUMNS))})",
+                          [_step_row(task_id, trial, s) for s in steps])
             c.execute(
                 "UPDATE tasks SET state = 'done', status = ?, answer = ?, correct = ?, "
                 "matcher = ?, verdict = ?, steps = ?, elapsed = ?, input_tokens = ?, "
                 "output_tokens = ?, calls = ?, retries = ?, error = ?, run_id = ?, worker = ?, "
-                "browser_replaced = ?, finished_at = ? WHERE task_id = ?",
+                "browser_replaced = ?, finished_at = ? WHERE task_id = ? AND trial = ?",
                 (result.status, result.answer, _bool(verdict.correct), verdict.matcher,
                  verdict.detail, result.steps, result.elapsed, result.usage.input_tokens,
                  result.usage.output_tokens, result.usage.calls, result.usage.retries,
-                 result.error, run_id, worker, int(browser_replaced), time.time(), task_id))
+                 result.error, run_id, worker, int(browser_replaced), time.time(), task_id,
+                 trial))
 
-    def set_verdict(self, task_id: str, verdict: Verdict) -> None:
+    def set_verdict(self, task_id: str, trial: int, verdict: Verdict) -> None:
         with self._tx() as c:
-            c.execute("UPDATE tasks SET correct = ?, matcher = ?, verdict = ? WHERE task_id = ?",
-                      (_bool(verdict.correct), verdict.matcher, verdict.detail, task_id))
+            c.execute("UPDATE tasks SET correct = ?, matcher = ?, verdict = ? "
+                      "WHERE task_id = ? AND trial = ?",
+                      (_bool(verdict.correct), verdict.matcher, verdict.detail, task_id, trial))
 
     def rows(self) -> list[TaskRow]:
         return [_task_row(r) for r in
-                self.conn.execute("SELECT * FROM tasks ORDER BY position").fetchall()]
+                self.conn.execute("SELECT * FROM tasks ORDER BY position, trial").fetchall()]
 
-    def step_count(self, task_id: str) -> int:
-        return int(self.conn.execute("SELECT COUNT(*) FROM steps WHERE task_id = ?",
-                                     (task_id,)).fetchone()[0])
+    def step_count(self, task_id: str, trial: int = 1) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM steps WHERE task_id = ? AND "
+                                     "trial = ?", (task_id, trial)).fetchone()[0])
 
 
 def _bool(value: bool | None) -> int | None:
@@ -249,16 +267,24 @@ def _definition(row: sqlite3.Row) -> tuple[Any, ...]:
             json.loads(row["tags"]))
 
 
-def _step_row(task_id: str, s: StepRecord) -> tuple[Any, ...]:
+def _add_trials(conn: sqlite3.Connection) -> None:
+    """A store of schema 1 (one row per task) gets the trial column, every row trial 1."""
+    for table in ("tasks", "steps"):
+        columns = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+        if "trial" not in columns:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN trial INTEGER NOT NULL DEFAULT 1")
+
+
+def _step_row(task_id: str, trial: int, s: StepRecord) -> tuple[Any, ...]:
     action = (s.action or {}).get("name")
-    return (task_id, s.step, s.url, action, s.outcome, s.parse_error, s.guardrail, s.note,
+    return (task_id, trial, s.step, s.url, action, s.outcome, s.parse_error, s.guardrail, s.note,
             s.model_seconds, s.harness_seconds, s.usage.input_tokens, s.usage.output_tokens,
             s.screenshot, s.model_dump_json())
 
 
 def _task_row(r: sqlite3.Row) -> TaskRow:
     return TaskRow(
-        task_id=r["task_id"], dir=r["dir"], instruction=r["instruction"], url=r["url"],
+        task_id=r["task_id"], trial=r["trial"], dir=r["dir"], instruction=r["instruction"], url=r["url"],
         reference=r["reference"], answer_type=r["answer_type"], tags=tuple(json.loads(r["tags"])),
         state=r["state"], status=r["status"], answer=r["answer"],
         correct=None if r["correct"] is None else bool(r["correct"]), matcher=r["matcher"],

@@ -144,7 +144,7 @@ class Executor:
 
     async def _do_type(self, m: Mapped, hit: Hit | None) -> Effect:
         entered = await self._type_text(m.action.text("content"))
-        return Effect(facts=["pressed Enter"] if entered else [], details={"enter": entered})
+        return Effect(facts=["pressed Enter"] if entered else [], details={"enter_pressed": entered})
 
     async def _do_fill(self, m: Mapped, hit: Hit | None) -> Effect:
         if hit is None or not hit.info or not hit.info["editable"]:
@@ -167,7 +167,7 @@ class Executor:
             facts.append("pressed Enter")
         return Effect(facts=facts, checked=True,
                       details={"typed": text, "readback": value and value["value"],
-                               "enter": "pressed Enter" in facts})
+                               "enter_pressed": "pressed Enter" in facts})
 
     async def _do_hotkey(self, m: Mapped, hit: Hit | None) -> Effect:
         await self.tabs.page.keyboard.press(to_playwright(m.action.text("key")))

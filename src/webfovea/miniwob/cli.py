@@ -10,10 +10,11 @@ from typing import Any
 
 from rich.console import Console
 
-from ..bench.html_report import write_html
 from ..bench.report import build_report, print_table
 from ..bench.store import Store
 from ..errors import ConfigError
+from ..options import RunFlags, add_run_options, flags_from
+from ..viewer.report import write_report
 from . import assets
 from .models import ORACLE
 from .policies import POLICIES
@@ -24,8 +25,6 @@ VIEWPORT, ZOOM = "160x210", 3.0
 
 
 def register(subparsers: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
-    from ..cli import add_run_options  # late: cli imports this module to build its parser
-
     p = subparsers.add_parser("miniwob", help="run MiniWoB++ tasks (pip install 'webfovea[miniwob]')")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--tasks", help="comma-separated task names, e.g. click-button,choose-list")
@@ -45,8 +44,6 @@ def register(subparsers: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
 
 
 def cmd_miniwob(ns: argparse.Namespace) -> int:
-    from ..cli import agent_config, browser_config
-
     if ns.list:
         for name in assets.task_names():
             print(f"{name}{'  (oracle)' if name in POLICIES else ''}")
@@ -64,15 +61,16 @@ def cmd_miniwob(ns: argparse.Namespace) -> int:
         missing = [t for t in tasks if t not in POLICIES]
         if missing:
             raise ConfigError(f"{ORACLE} has no policy for: {', '.join(missing)}")
+    options = RunFlags(**flags_from(ns)).options()
     settings = Settings(tasks=tuple(tasks), episodes=ns.episodes, seed=ns.seed, model=ns.model,
                         base_url=ns.base_url, time_limit_scale=ns.time_limit_scale,
-                        workers=ns.workers, agent=agent_config(ns), browser=browser_config(ns))
+                        workers=ns.workers, agent=options.agent, browser=options.browser)
     console = Console(stderr=True)
     episodes = asyncio.run(run(settings, ns.out, console=console))
     store = Store.open_existing(ns.out)
     try:
         report = build_report(store, str(ns.out))
-        write_html(report, ns.out, {r.task_id: r.dir for r in store.rows()})
+        write_report(ns.out)
         print_table(report, Console())
     finally:
         store.close()

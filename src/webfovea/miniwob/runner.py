@@ -23,7 +23,7 @@ from rich.console import Console
 
 from ..agent import run_task
 from ..bench.execute import close_record, hard_limit
-from ..bench.runner import read_steps_tolerant, versions
+from ..bench.runner import versions, write_verdict
 from ..bench.scorer import Verdict
 from ..bench.store import Store
 from ..browser.session import BrowserSession, Tabs
@@ -31,6 +31,7 @@ from ..config import AgentConfig, BrowserConfig
 from ..guard import Guard
 from ..models.base import Model
 from ..models.loader import load_model
+from ..rundir import read_steps, write_task
 from ..task import Task
 from ..testing.local_server import LocalServer
 from ..trajectory import ResultRecord
@@ -90,9 +91,12 @@ class _Recorder:
         verdict = Verdict(correct=episode.success, matcher="status",
                           detail=f"MiniWoB raw reward {episode.raw:g}, reward {episode.reward:.3f}"
                                  + (f" ({episode.reason})" if episode.reason else ""))
-        steps = read_steps_tolerant(self.task_dir(task.id) / "steps.jsonl")
+        out = self.task_dir(task.id)
+        write_task(out, task)
+        write_verdict(out, None, verdict, None)
+        steps = read_steps(out)
         episode.harness_seconds = [s.harness_seconds for s in steps if s.harness_seconds is not None]
-        self.store.finish(task.id, run_id=self.run_id, result=result, verdict=verdict, steps=steps,
+        self.store.finish(task.id, 1, run_id=self.run_id, result=result, verdict=verdict, steps=steps,
                           worker=worker, browser_replaced=False)
         (self.task_dir(task.id) / SUMMARY).write_text(json.dumps(asdict(episode), indent=2))
         self.episodes.append(episode)
@@ -152,7 +156,7 @@ async def _episode(task_name: str, k: int, settings: Settings, session: BrowserS
                 id=episode_id(task_name, k),
                 tags=("miniwob", assets.family(task_name), task_name))
     recorder.store.add_tasks([task])
-    recorder.store.mark_running(task.id, run_id=recorder.run_id, worker=worker)
+    recorder.store.mark_running(task.id, 1, run_id=recorder.run_id, worker=worker)
     out = recorder.task_dir(task.id)
     out.mkdir(parents=True, exist_ok=True)
     config = replace(settings.agent, time_limit=limit_ms / 1000 + GRACE)

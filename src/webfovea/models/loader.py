@@ -9,11 +9,13 @@ ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "scripted:<file>", "ora
                   "oracle:provider-resize")
 
 
-def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0) -> Model:
+def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0,
+               host_rules: tuple[str, ...] = ()) -> Model:
     """The model client for ``spec``; ConfigError listing the accepted forms when it is bad.
 
     Only the part before the first colon names the kind, so model names that contain
-    colons (Ollama's ``qwen2.5vl:7b``) pass through intact.
+    colons (Ollama's ``qwen2.5vl:7b``) pass through intact. ``host_rules``: the browser's,
+    from which the oracle finds its suite lane when no ``base_url`` is given.
     """
     kind, _, rest = spec.strip().partition(":")
     if kind in ("openai", "anthropic") and rest:
@@ -21,7 +23,7 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
     if kind == "oracle":
         from webfovea.models.oracle import oracle_from_spec
 
-        return oracle_from_spec(spec.strip(), base_url)
+        return oracle_from_spec(spec.strip(), base_url, host_rules)
     if base_url is not None and kind == "scripted":
         raise ConfigError(f"--base-url applies only to openai: and anthropic: models, not {spec!r}")
     if kind == "scripted" and rest:

@@ -25,7 +25,7 @@ from ..geometry import fit_within
 from ..suite.catalog import tasks as suite_tasks
 from ..suite.layout import Layout
 from ..suite.policy import PlanRunner, PlanStuck, reply_text
-from ..suite.server import CONTROL
+from ..suite.server import CONTROL, lane_url
 from ..suite.spec import SuiteTask
 from .base import ModelReply, ModelRequest, Usage
 
@@ -97,11 +97,14 @@ class OracleModel:
         await self._http.aclose()
 
 
-def oracle_from_spec(spec: str, suite_url: str | None) -> OracleModel:
-    """``oracle`` / ``oracle:provider-resize`` with the suite lane's URL (``--base-url``)."""
+def oracle_from_spec(spec: str, suite_url: str | None,
+                     host_rules: tuple[str, ...] = ()) -> OracleModel:
+    """``oracle`` / ``oracle:provider-resize`` with the suite lane's URL (``--base-url``, else
+    the lane the browser's host rules point at)."""
     option = spec.partition(":")[2]
     if option not in ("", "provider-resize"):
         raise ConfigError(f"bad oracle spec {spec!r}: use oracle or oracle:provider-resize")
+    suite_url = suite_url or lane_url(host_rules)
     if not suite_url:
         raise ConfigError("the oracle plays the offline suite only: run it with `webfovea suite "
                           "run`, or give --base-url http://127.0.0.1:PORT of `webfovea suite serve`")

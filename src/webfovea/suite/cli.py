@@ -11,13 +11,17 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import shlex
 import sys
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..bench.command import run_bench
 from ..errors import ConfigError
+from ..options import BenchOptions, BenchSettings
 from .catalog import tasks
 from .commands import export, list_tasks, serve
 from .server import SuiteServer
@@ -77,7 +81,7 @@ def cmd_suite(ns: argparse.Namespace) -> int:
                 count = export(seed=ns.seed, out=fh)
             print(f"wrote {count} tasks to {ns.out}", file=sys.stderr)
     else:
-        return run_suite(ns)
+        return run_suite(SuiteOptions.from_args(ns))
     return 0
 
 
@@ -101,26 +105,46 @@ def choose(found: list[SuiteTask], *, only: str | None, limit: int | None) -> li
     return spread[:limit]
 
 
-def run_suite(ns: argparse.Namespace) -> int:
-    from ..bench import cli as bench_cli
+@dataclass(frozen=True)
+class SuiteOptions:
+    """``suite run``: which tasks, which model, and the few run options it passes on."""
 
-    chosen = choose(tasks(ns.seed), only=ns.only, limit=ns.limit)
-    model = "oracle:provider-resize" if ns.oracle_provider_resize else ns.model
-    with SuiteServer(seed=ns.seed) as server, tempfile.TemporaryDirectory() as tmp:
-        for _ in range(max(1, ns.workers) - 1):
+    out: Path = Path("runs/suite")
+    seed: int = 0
+    model: str = "oracle"
+    base_url: str | None = None
+    only: str | None = None
+    limit: int | None = None
+    workers: int = 2
+    resume: bool = False
+    max_steps: int | None = None
+    time_limit: float | None = None
+    image_cap: str | None = None
+
+    @classmethod
+    def from_args(cls, ns: argparse.Namespace) -> SuiteOptions:
+        names = {f.name for f in fields(cls)}
+        values = {k: v for k, v in vars(ns).items() if k in names}
+        if ns.oracle_provider_resize:
+            values["model"] = "oracle:provider-resize"
+        return cls(**values)
+
+
+def run_suite(options: SuiteOptions) -> int:
+    """Serve the suite, one lane per worker, and bench the chosen tasks on it."""
+    chosen = choose(tasks(options.seed), only=options.only, limit=options.limit)
+    with SuiteServer(seed=options.seed) as server, tempfile.TemporaryDirectory() as tmp:
+        for _ in range(max(1, options.workers) - 1):
             server.add_lane()
-        task_file = Path(tmp) / f"suite-seed{ns.seed}.jsonl"
+        task_file = Path(tmp) / f"suite-seed{options.seed}.jsonl"
         task_file.write_text("".join(json.dumps(t.to_json()) + "\n" for t in chosen), "utf-8")
-        argv = [str(task_file), "--out", str(ns.out), "--workers", str(ns.workers),
-                "--model", model]
-        for lane in server.lanes:
-            argv += ["--host-resolver-rules", ",".join(server.host_rules(lane=lane))]
-        for flag, value in (("--base-url", ns.base_url), ("--max-steps", ns.max_steps),
-                            ("--time-limit", ns.time_limit), ("--image-cap", ns.image_cap)):
-            if value is not None:
-                argv += [flag, str(value)]
-        if ns.resume:
-            argv.append("--resume")
-        parser = argparse.ArgumentParser(prog="webfovea")
-        handlers = bench_cli.register(parser.add_subparsers(dest="command"))
-        return handlers["bench"](parser.parse_args(["bench", *argv]))
+        rules = tuple(",".join(server.host_rules(lane=lane)) for lane in server.lanes)
+        given: dict[str, Any] = {"model": options.model, "host_resolver_rules": rules,
+                 **{k: v for k, v in (("base_url", options.base_url),
+                                      ("max_steps", options.max_steps),
+                                      ("time_limit", options.time_limit),
+                                      ("image_cap", options.image_cap)) if v is not None}}
+        return run_bench(BenchOptions(
+            tasks=task_file, out=options.out, settings=BenchSettings(**given),
+            given=frozenset(given), workers=options.workers, resume=options.resume,
+            command=shlex.join(sys.argv)))

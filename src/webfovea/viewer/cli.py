@@ -29,12 +29,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     rep.add_argument("--json", action="store_true", help="print JSON")
     rep.add_argument("--fail-on-change", action="store_true",
                      help="exit 1 when any step would parse to a different action")
-    diag = subparsers.add_parser("diagnose", help="attribute each failed task to the stage "
-                                                  "that broke first, with the evidence")
+    diag = subparsers.add_parser("diagnose", help="attribute each unfinished or wrong task to "
+                                                  "the stage that broke first, with evidence")
     diag.add_argument("run_dir", type=Path, metavar="RUN_DIR")
     diag.add_argument("--json", action="store_true", help="print JSON")
     diag.add_argument("--all", action="store_true", dest="every_task",
-                      help="diagnose every task, also finished ones (runs without verdicts)")
+                      help="diagnose every task: also those scored correct or not scored")
     return {"view": cmd_view, "replay": cmd_replay, "diagnose": cmd_diagnose}
 
 

@@ -13,6 +13,7 @@ import base64
 import hashlib
 import html
 import json
+import os
 import re
 from collections import Counter
 from importlib import resources
@@ -20,14 +21,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from .. import outcomes
 from ..actions import REGISTRY
 from ..diagnose import STAGES, TaskDiagnosis, diagnose_task
+from ..outcomes import BUCKETS, Rate
+from ..rundir import RunDir, TaskRun, load_run
 from ..trajectory import StepRecord
-from .rundir import RunDir, TaskRun, load_run
 
-REPORT_NAME = "view.html"
+TASK_PAGE = "view.html"  # in each task directory
+BENCH_PAGE = "report.html"  # a bench run's index: the report, linking every task's page
 _SLOTS = re.compile(r"@(CSP|TITLE|CSS|DATA|JS)@")
-_BACK = f"../../{REPORT_NAME}"  # from tasks/<id>/ to the bench page
 _LANDED_TOLERANCE = 2.0  # sent-image pixels between the asked and the actual point
 
 
@@ -36,14 +39,16 @@ def write_report(run_dir: Path, *, embed: bool = False) -> Path:
     run = load_run(run_dir)
     if run.kind == "task":
         return _write_task(run.tasks[0], back=None, embed=embed)
+    index = run.root / BENCH_PAGE
     for task in run.tasks:
-        _write_task(task, back=_BACK, embed=embed)
-    return _write(run.root / REPORT_NAME, f"webfovea · bench {run.root.name}", _bench_data(run))
+        back = Path(os.path.relpath(index, task.dir)).as_posix()
+        _write_task(task, back=quote(back), embed=embed)
+    return _write(index, f"webfovea · bench {run.root.name}", _bench_data(run))
 
 
 def _write_task(task: TaskRun, *, back: str | None, embed: bool) -> Path:
-    page = task.dir / REPORT_NAME
-    return _write(page, f"webfovea · task {task.id}", task_data(task, back=back, embed=embed))
+    page = task.dir / TASK_PAGE
+    return _write(page, f"webfovea · task {task.label}", task_data(task, back=back, embed=embed))
 
 
 def _write(page: Path, title: str, data: dict[str, Any]) -> Path:
@@ -84,7 +89,7 @@ def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) ->
         "kind": "task",
         "back": back,
         "task": {
-            "id": task.id, "instruction": r.task, "url": r.url, "status": r.status,
+            "id": task.label, "instruction": r.task, "url": r.url, "status": r.status,
             "verdict": task.verdict, "matcher": task.matcher, "answer": r.answer,
             "reference": task.reference, "answer_url": r.answer_url,
             "evidence": _image(task.dir, r.evidence, embed), "evidence_at": r.evidence_at,
@@ -140,7 +145,7 @@ def _image(task_dir: Path, rel: str | None, embed: bool) -> str | None:
 
 
 def _task_href(task: TaskRun, root: Path) -> str:
-    return quote((task.dir / REPORT_NAME).relative_to(root).as_posix())
+    return quote((task.dir / TASK_PAGE).relative_to(root).as_posix())
 
 
 def _bench_data(run: RunDir) -> dict[str, Any]:
@@ -151,10 +156,22 @@ def _bench_data(run: RunDir) -> dict[str, Any]:
         stage = diagnose_task(t).stage if t.failed else None
         stages.update([stage] if stage else [])
         rows.append({
-            "id": t.id, "href": _task_href(t, run.root), "status": r.status,
+            "id": t.label, "href": _task_href(t, run.root), "status": r.status,
             "verdict": t.verdict, "steps": r.steps, "input_tokens": r.usage.input_tokens,
             "output_tokens": r.usage.output_tokens, "elapsed": r.elapsed, "tags": list(t.tags),
             "stage": stage, "answer": r.answer, "reference": t.reference,
         })
-    return {"kind": "bench", "name": run.root.name, "tasks": rows,
+    return {"kind": "bench", "name": run.root.name, "tasks": rows, "summary": _summary(run),
             "stages": [[s, stages[s]] for s in STAGES]}
+
+
+def _summary(run: RunDir) -> list[str]:
+    """The report's headline: the success rate and the outcome buckets, as ``score`` counts."""
+    scored = [t for t in run.tasks if t.verdict != "unscored"]
+    rate = Rate(sum(t.verdict == "correct" for t in scored), len(scored))
+    counts = Counter(outcomes.bucket(t.result.status, t.score.correct if t.score else None,
+                                     t.result.answer) for t in run.tasks)
+    models = sorted({t.result.model for t in run.tasks if t.result.model})
+    return [f"success {rate.shown()} (binomial standard error)",
+            "outcomes: " + " · ".join(f"{b} {counts[b]}" for b in BUCKETS if counts[b]),
+            f"model: {', '.join(models) or 'unknown'}"]

@@ -292,6 +292,7 @@
     const finished = d.tasks.filter((t) => t.status === "finished").length;
     const stages = d.stages.filter(([, n]) => n).map(([name, n]) => `${name} ${n}`);
     app.append(el("h1", { text: `Bench run ${d.name}` }),
+      ...d.summary.map((line) => el("p", { cls: "summary", text: line })),
       el("p", { text: `${d.tasks.length} tasks · ${finished} finished · ${solved} scored correct` }),
       el("p", { text: `Failures by the stage that broke first: ${stages.join(" · ") || "none"}` }),
       el("div", { cls: "filters" }, statusLabel, verdictLabel, tagLabel, stageLabel, shown), table);

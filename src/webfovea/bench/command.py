@@ -1,0 +1,119 @@
+"""``run_bench``: one bench invocation from its typed options (the CLI, ``suite run`` and
+the demo call it alike): settings resolved against a resumed run, the store, the plan, the
+run, the report."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from ..errors import ConfigError
+from ..models.loader import load_model
+from ..options import BenchOptions, BenchSettings, default_settings
+from ..viewer.report import write_report
+from .execute import Job
+from .report import build_report, print_table
+from .runner import FREE_SETTINGS, Launch, plan, resolve_settings, run
+from .store import DB_NAME, Store
+from .tasks import Split, TaskFile, read_tasks
+
+
+def run_bench(options: BenchOptions) -> int:
+    """Run (or resume) the bench ``options`` describe; the exit code (130: interrupted)."""
+    store = Store.open_existing(options.out) if options.resume else None
+    if store is None:
+        _check_fresh(options.out)
+    recorded = store.get_meta("settings") if store else None
+    given = {k: v for k, v in _jsonable(options.settings).items() if k in options.given}
+    settings = BenchSettings.from_json(resolve_settings(
+        recorded, given=given, defaults=_jsonable(default_settings())))
+    job = _job(settings)
+    task_file = read_tasks(options.tasks)
+    for problem in task_file.problems:
+        print(f"webfovea: {options.tasks} {problem}", file=sys.stderr)
+    asyncio.run(_check_models(job, settings))
+    if store is None:
+        options.out.mkdir(parents=True, exist_ok=True)
+        store = Store(options.out / DB_NAME)
+        store.set_meta("judge", settings.judge)
+    store.set_meta("settings", _jsonable(settings))
+    try:
+        return _bench(options, store, settings, job, task_file)
+    finally:
+        store.close()
+
+
+def _jsonable(settings: BenchSettings) -> dict[str, Any]:
+    """As recorded in the store: tuples become lists."""
+    data: dict[str, Any] = json.loads(json.dumps(asdict(settings)))
+    return data
+
+
+def _check_fresh(out: Path) -> None:
+    if (out / DB_NAME).is_file():
+        raise ConfigError(f"{out} already holds a bench run: add --resume to continue it, or "
+                          "choose another --out")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise ConfigError(f"--out {out} exists and is not an empty directory")
+
+
+def _job(settings: BenchSettings) -> Job:
+    run_options = settings.options()
+    return Job(model=run_options.model, base_url=run_options.base_url, agent=run_options.agent,
+               browser=run_options.browser, host_rules=settings.host_rules())
+
+
+async def _check_models(job: Job, settings: BenchSettings) -> None:
+    """Fail before the run on a model spec that can never work (bad spec, missing key)."""
+    await load_model(job.model, base_url=job.base_url,
+                     host_rules=job.browser_for(0).host_rules).aclose()
+    if settings.judge:
+        await load_model(settings.judge, base_url=settings.judge_base_url).aclose()
+
+
+def _bench(options: BenchOptions, store: Store, settings: BenchSettings, job: Job,
+           task_file: TaskFile) -> int:
+    if options.prices is not None:
+        store.set_meta("prices", {"input": options.prices.input,
+                                  "output": options.prices.output})
+    split = Split.parse(settings.split) if settings.split else None
+    selected, todo = plan(store, task_file, split=split, part=settings.part,
+                          trials=settings.trials)
+    recorded = _jsonable(settings)
+    launch = Launch(executor=options.executor,  # type: ignore[arg-type]  # argparse choices
+                    workers=options.workers, ray_address=options.ray_address,
+                    command=options.command,
+                    invocation={"executor": options.executor, "workers": options.workers,
+                                "ray_address": options.ray_address,
+                                "tasks_file": str(options.tasks),
+                                "tasks_sha256": task_file.sha256,
+                                **{k: recorded.get(k) for k in sorted(FREE_SETTINGS)}})
+    err = Console(stderr=True)
+    total = len(selected) * settings.trials
+    if len(todo) < total:
+        err.print(f"resuming: {total - len(todo)} of {total} "
+                  f"{'trials' if settings.trials > 1 else 'tasks'} already done", highlight=False)
+    try:
+        asyncio.run(run(store, options.out, todo, total=total, job=job, launch=launch,
+                        judge_spec=settings.judge, judge_base_url=settings.judge_base_url,
+                        console=err, trials=settings.trials))
+    except KeyboardInterrupt:
+        err.print(f"interrupted: continue with --resume (webfovea bench {options.tasks} --out "
+                  f"{options.out} --resume)", highlight=False)
+        return 130
+    report = build_report(store, str(options.out))
+    print_table(report, stdout())
+    print(f"report: {write_report(options.out)}")
+    return 0
+
+
+def stdout() -> Console:
+    """Standard output; piped into a file or CI log, tables get room instead of 80 columns."""
+    console = Console()
+    return console if console.is_terminal else Console(width=120)

@@ -1,0 +1,195 @@
+"""Typed options between commands: built once from the command line, passed as values.
+
+``run``, ``bench``, ``suite run`` and ``demo`` hand each other these dataclasses, never
+argument lists. Flag defaults come from the config dataclasses, so ``--help`` and what a
+run does cannot disagree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from .actions import REGISTRY
+from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
+from .errors import ConfigError
+
+_AGENT, _BROWSER = AgentConfig(), BrowserConfig()
+MODEL_HINT = ("give --model (openai:<name>, anthropic:<name>, oracle or scripted:<file>), or "
+              "set WEBFOVEA_MODEL")
+
+
+@dataclass(frozen=True)
+class RunFlags:
+    """The options of one task's run as given on the command line (JSON-friendly: a bench
+    records them with the run, and ``--resume`` compares them)."""
+
+    model: str | None = None
+    base_url: str | None = None
+    max_steps: int = _AGENT.max_steps
+    time_limit: float = _AGENT.time_limit
+    image_cap: str = str(_AGENT.image_cap)
+    viewport: str = str(_BROWSER.viewport)
+    device_scale_factor: float = _BROWSER.device_scale_factor
+    coords: str = _AGENT.coords
+    cdp_url: str | None = None
+    headed: bool = False
+    allow_domain: tuple[str, ...] = ()
+    budget: tuple[str, ...] = ()
+    allow_downloads: bool = False
+
+    def options(self, *, host_rules: tuple[str, ...] = ()) -> RunOptions:
+        """The validated options (ConfigError names the bad flag)."""
+        return RunOptions(model=self.model or "", base_url=self.base_url,
+                          agent=self._agent(), browser=self._browser(host_rules))
+
+    def _agent(self) -> AgentConfig:
+        cap = None if self.image_cap.lower() == "none" else Size.parse(self.image_cap,
+                                                                       flag="--image-cap")
+        return AgentConfig(max_steps=self.max_steps, time_limit=self.time_limit, image_cap=cap,
+                           coords=self.coords,  # type: ignore[arg-type]  # checked by AgentConfig
+                           allow_domains=self.allow_domain,
+                           action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(self.budget)})
+
+    def _browser(self, host_rules: tuple[str, ...]) -> BrowserConfig:
+        if self.device_scale_factor <= 0:
+            raise ConfigError("--device-scale-factor must be positive, got "
+                              f"{self.device_scale_factor}")
+        return BrowserConfig(headless=not self.headed, cdp_url=self.cdp_url,
+                             downloads=self.allow_downloads,
+                             viewport=Size.parse(self.viewport, flag="--viewport"),
+                             device_scale_factor=self.device_scale_factor, host_rules=host_rules)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What running one task needs: the model and the two validated configs."""
+
+    model: str
+    base_url: str | None = None
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    browser: BrowserConfig = field(default_factory=BrowserConfig)
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            raise ConfigError(MODEL_HINT)
+
+
+@dataclass(frozen=True)
+class BenchSettings(RunFlags):
+    """A bench run's settings, recorded with it: a resumed run keeps them."""
+
+    judge: str | None = None
+    judge_base_url: str | None = None
+    split: str | None = None
+    part: str | None = None
+    host_resolver_rules: tuple[str, ...] = ()
+    trials: int = 1
+
+    def host_rules(self) -> tuple[tuple[str, ...], ...]:
+        """Chromium host rules per concurrent slot (``--host-resolver-rules``, split on ,)."""
+        return tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
+                     for entry in self.host_resolver_rules)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BenchSettings:
+        """Recorded settings (lists for tuples); keys this version does not know are dropped."""
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                                  for k, v in data.items() if k in known}
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Prices:
+    """USD per million tokens."""
+
+    input: float
+    output: float
+
+    def cost(self, input_tokens: int, output_tokens: int) -> float:
+        return (input_tokens * self.input + output_tokens * self.output) / 1e6
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    """One ``bench`` invocation. ``given`` names the settings typed this time: a resumed run
+    compares only those with what it recorded."""
+
+    tasks: Path
+    out: Path
+    settings: BenchSettings = field(default_factory=BenchSettings)
+    given: frozenset[str] = frozenset()
+    workers: int = 1
+    executor: str = "local"
+    ray_address: str | None = None
+    resume: bool = False
+    prices: Prices | None = None
+    command: str = ""
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise ConfigError(f"--workers must be at least 1, got {self.workers}")
+        if self.settings.trials < 1:
+            raise ConfigError(f"--trials must be at least 1, got {self.settings.trials}")
+
+
+def default_settings() -> BenchSettings:
+    return BenchSettings(model=os.environ.get("WEBFOVEA_MODEL"))
+
+
+def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> None:
+    """The flags of RunFlags. ``recorded``: no defaults in the namespace (a bench tells what
+    was typed from what was not, for --resume); the defaults then come from RunFlags."""
+
+    def default(value: Any) -> Any:
+        return argparse.SUPPRESS if recorded else value
+
+    p.add_argument("--model", default=default(os.environ.get("WEBFOVEA_MODEL")),
+                   help="openai:<name> | anthropic:<name> | oracle | scripted:<file>")
+    p.add_argument("--base-url", default=default(None),
+                   help="provider endpoint (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
+    p.add_argument("--max-steps", type=int, default=default(_AGENT.max_steps),
+                   help=f"default {_AGENT.max_steps}")
+    p.add_argument("--time-limit", type=float, default=default(_AGENT.time_limit),
+                   help=f"seconds per task (default {_AGENT.time_limit:g})")
+    p.add_argument("--image-cap", default=default(str(_AGENT.image_cap)),
+                   help=f"WxH, or 'none' for full-size images (default {_AGENT.image_cap})")
+    p.add_argument("--viewport", default=default(str(_BROWSER.viewport)),
+                   help=f"default {_BROWSER.viewport}")
+    p.add_argument("--device-scale-factor", type=float,
+                   default=default(_BROWSER.device_scale_factor))
+    p.add_argument("--coords", choices=COORD_SPACES, default=default(_AGENT.coords))
+    p.add_argument("--cdp-url", default=default(None),
+                   help="attach to a running Chromium instead of launching one")
+    p.add_argument("--headed", action="store_true", default=default(False),
+                   help="show the browser window")
+    p.add_argument("--allow-domain", action="append", default=default([]),
+                   help="another site top-level navigation may go to (repeatable)")
+    p.add_argument("--budget", action="append", default=default([]), metavar="CLASS=N",
+                   help="per-task budget of an action class: reload, hotkey, go_back, "
+                        "pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
+    p.add_argument("--allow-downloads", action="store_true", default=default(False),
+                   help="let pages download files")
+
+
+def flags_from(ns: argparse.Namespace, cls: type[RunFlags] = RunFlags) -> dict[str, Any]:
+    """The fields of ``cls`` present in ``ns`` (lists as tuples)."""
+    names = {f.name for f in fields(cls)}
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in vars(ns).items()
+            if k in names}
+
+
+def _budgets(items: tuple[str, ...]) -> dict[str, int]:
+    known = {spec.budget for spec in REGISTRY.values()} - {"finish"}
+    out: dict[str, int] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        if name not in known or not value.isdigit():
+            raise ConfigError(f"--budget takes CLASS=N with CLASS one of "
+                              f"{', '.join(sorted(known))} and N a whole number, got {item!r}")
+        out[name] = int(value)
+    return out

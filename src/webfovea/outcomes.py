@@ -1,0 +1,63 @@
+"""What a task's end counts as: the outcome buckets and the success rate with its error.
+
+The bench's report (from the store) and the viewer's bench page (from the run directory)
+both count with these, so the two can never disagree on what a task's ending means.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+# The issue's eight buckets, then the ones a run can also have.
+BUCKETS = ("correct", "wrong_answer", "no_answer", "step_limit", "time_limit", "unreachable",
+           "model_error", "browser_error", "harness_error", "unscored", "pending")
+BUCKET_HELP = {
+    "correct": "finished, and the answer matches the reference",
+    "wrong_answer": "finished with an answer that does not match",
+    "no_answer": "finished with an empty answer, or gave up",
+    "step_limit": "ran out of steps",
+    "time_limit": "ran out of time (or hung and was ended)",
+    "unreachable": "the entry URL could not be loaded",
+    "model_error": "the model could not be used (after retries)",
+    "browser_error": "the browser crashed, disconnected or would not start",
+    "harness_error": "an unexpected error inside webfovea (please report it)",
+    "unscored": "finished, but the task has no reference answer",
+    "pending": "not run yet (resume the run to finish it)",
+}
+
+
+def bucket(status: str | None, correct: bool | None, answer: str | None) -> str:
+    """The bucket of a task that ended with ``status`` (None: not run yet)."""
+    if status is None:
+        return "pending"
+    if status == "finished":
+        if correct is None:
+            return "unscored"
+        if correct:
+            return "correct"
+        return "wrong_answer" if (answer or "").strip() else "no_answer"
+    if status == "gave_up":
+        return "no_answer"
+    return status if status in BUCKETS else "harness_error"
+
+
+@dataclass(frozen=True)
+class Rate:
+    correct: int
+    n: int
+
+    @property
+    def value(self) -> float | None:
+        return self.correct / self.n if self.n else None
+
+    @property
+    def stderr(self) -> float | None:
+        """Binomial standard error sqrt(p(1-p)/n)."""
+        p = self.value
+        return None if p is None else math.sqrt(p * (1 - p) / self.n)
+
+    def shown(self) -> str:
+        if not self.n or self.value is None or self.stderr is None:
+            return "n/a (no scored task)"
+        return f"{100 * self.value:.1f}% ± {100 * self.stderr:.1f} ({self.correct}/{self.n})"
