@@ -36,7 +36,8 @@ async def act(ex: Executor, reply_action: str, element_id: str, fraction: float 
     screen = await capture(ex.tabs.page, cap=ex.config.image_cap)
     x, y = await point_in(ex, element_id, fraction)
     scale = screen.sent.width / screen.page.width
-    action = parse_reply(f"Action: {reply_action.replace('(x,y)', f'({x * scale:.1f},{y * scale:.1f})')}").action
+    point = f"({x * scale:.1f},{y * scale:.1f})"
+    action = parse_reply(f"Action: {reply_action.replace('(x,y)', point)}").action
     return await ex.execute(action, screen)
 
 

@@ -30,27 +30,31 @@ from .trajectory import ResultRecord, StepRecord, UsageRecord
 
 
 async def run_task(task: Task, *, model: Model, session: BrowserSession, config: AgentConfig,
-                   out: Path) -> ResultRecord:
-    """Run one task to a named status; writes ``out`` (DESIGN's run directory) as it goes."""
+                   out: Path, tabs: Tabs | None = None) -> ResultRecord:
+    """Run one task to a named status; writes ``out`` (DESIGN's run directory) as it goes.
+
+    ``tabs``: a page the caller already opened on the task and keeps (MiniWoB runs a task's
+    episodes one after another in one page); it is neither opened, locked nor closed here."""
+    own = tabs is None
     writer = TrajectoryWriter(out)
     result = ResultRecord(task=task.instruction, url=task.url, task_id=task.id, model=model.name,
                           config=_jsonable(config))
     writer.write_result(result)
     guard = Guard(config)
-    tabs: Tabs | None = None
     site: SiteSession | None = None
     lock: DomainLock | None = None  # the guardrail that lives in the browser
     events.emit(events.StepEvent("task_started", result.task_id))
     try:
-        site = SiteSession(config.site, task.id, task.url, out,
-                           host_rules=session.config.host_rules)
-        result.site = site.record
         with translated():  # the browser's boundary: whatever Playwright raised is a BrowserError
-            tabs = await session.new_tabs()
-            lock = await DomainLock.for_task(tabs, task.url, config.allow_domains,
-                                             downstream=await site.attach(tabs))
-            await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
-                            settle_cap=config.settle_cap)
+            if tabs is None:
+                site = SiteSession(config.site, task.id, task.url, out,
+                                   host_rules=session.config.host_rules)
+                result.site = site.record
+                tabs = await session.new_tabs()
+                lock = await DomainLock.for_task(tabs, task.url, config.allow_domains,
+                                                 downstream=await site.attach(tabs))
+                await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
+                                settle_cap=config.settle_cap)
             await _Run(task, model, tabs, guard, lock, writer, result).loop()
     except WebfoveaError as e:
         result.status, result.error = e.status, str(e)
@@ -69,7 +73,7 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
         writer.write_result(result)
         events.emit(events.StepEvent("task_done", result.task_id, result.steps,
                                      usage=result.usage, result=result))
-        if tabs is not None:
+        if own and tabs is not None:
             await tabs.close()
     return result
 
@@ -82,7 +86,7 @@ class _Run:
     model: Model
     tabs: Tabs
     guard: Guard
-    lock: DomainLock
+    lock: DomainLock | None  # None on a page the caller opened (and guards)
     writer: TrajectoryWriter
     result: ResultRecord
     history: list[HistoryItem] = field(default_factory=list)
@@ -201,11 +205,11 @@ class _Run:
             return feedback.refused(refusal.guardrail, refusal.note)
         if action.spec.ends_task:
             return await self.answer(action.text("content"))
-        blocked_before = len(self.lock.blocked)
+        blocked_before = len(self.lock.blocked) if self.lock else 0
         with stage("execute"):
             note = await safe_execute(self.executor, action, screen)
         record.page_points = list(note.page_points)
-        if len(self.lock.blocked) > blocked_before:
+        if self.lock and len(self.lock.blocked) > blocked_before:
             note.guardrail = note.guardrail or "domain_lock"
         escalation = self.guard.after(action, note.outcome, note.page_points)
         if escalation:

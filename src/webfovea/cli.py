@@ -18,6 +18,7 @@ from .calibrate import Calibration, calibrate
 from .config import Size
 from .errors import WebfoveaError, error_exit, exit_code
 from .interrupts import Interrupted
+from .miniwob import cli as miniwob_cli
 from .model_options import preflight_or_skip
 from .models.loader import load_model
 from .models.prices import cost_text
@@ -55,6 +56,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(cost_cli.register(sub))
     commands.update(snapshot_cli.register(sub))
     commands.update(check_cli.register(sub))
+    commands.update(miniwob_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")

@@ -227,6 +227,8 @@ def _readback_fact(typed: str, value: dict[str, Any] | None) -> str:
     if held == typed:
         return f"the field now holds '{held}'"
     limit = f" (maxlength {value['maxLength']})" if value.get("maxLength") is not None else ""
+    if value.get("readOnly"):
+        limit = " (the field is read-only: typing cannot change it)"
     return f"typed '{typed}' but the field now holds '{held}'{limit}"
 
 

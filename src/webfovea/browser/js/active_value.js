@@ -8,6 +8,7 @@
   return {
     tag: a.tagName.toLowerCase(),
     value: value === undefined ? null : String(value),
+    readOnly: Boolean(a.readOnly),
     maxLength: typeof a.maxLength === "number" && a.maxLength >= 0 ? a.maxLength : null,
   };
 }

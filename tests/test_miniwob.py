@@ -1,0 +1,83 @@
+"""Issue 17: MiniWoB++ through the normal round trip (needs the `miniwob` extra)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from webfovea.actions import Action, Point
+from webfovea.bench.store import Store
+from webfovea.browser.capture import capture
+from webfovea.browser.executor import Executor
+from webfovea.browser.session import BrowserSession
+from webfovea.config import AgentConfig, BrowserConfig, Size
+from webfovea.testing.local_server import LocalServer
+
+pytest.importorskip("webfovea.miniwob.assets")
+from webfovea.miniwob import assets
+from webfovea.miniwob.page import TaskPage
+
+CI_TASKS = "click-button,enter-date,click-scroll-list,copy-paste,drag-box,use-autocomplete"
+
+
+@pytest.fixture(scope="module")
+def installed() -> Path:
+    try:
+        return assets.html_root()
+    except Exception as e:  # the extra is not installed here
+        pytest.skip(str(e))
+
+
+def test_the_reference_policy_solves_a_ci_subset_through_the_cli(installed: Path,
+                                                                  tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    done = subprocess.run([sys.executable, "-m", "webfovea", "miniwob", "--tasks", CI_TASKS,
+                           "--episodes", "2", "--model", "miniwob-oracle", "--out", str(out),
+                           "--time-limit-scale", "3"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    summary = json.loads((out / "miniwob.json").read_text())
+    assert set(summary["tasks"]) == set(CI_TASKS.split(","))
+    # Under CI load a slow step can miss a task's own timer; the subset as a whole must pass.
+    assert summary["overall"]["successes"] >= 10, summary["tasks"]
+    assert summary["settings"]["time_limit_scale"] == 3
+    store = Store.open_existing(out)  # the bench's own store: score/view/diagnose read it
+    rows = store.rows()
+    store.close()
+    assert len(rows) == 12 and {r.task_id for r in rows} >= {"click-button.e000", "drag-box.e001"}
+    episode = json.loads(next((out / "tasks").glob("enter-date.e000*/miniwob.json")).read_text())
+    assert episode["seed"] == 0 and episode["raw"] in (1.0, -1.0, 0.0)
+    assert (out / "report.html").is_file() or any(out.glob("*.html"))
+
+
+@pytest.mark.xfail(strict=False, reason=(
+    "issue 17: MiniWoB's click logger sets data-tampered on the clicked element, which the "
+    "generic fingerprint reads as 'content changed (in <body>)'; the noise handling is issue 10 "
+    "item 2 (fingerprint.js, helper 'live'). Remove this mark once a no-op click reads no change."))
+async def test_episodes_are_seeded_like_miniwob_and_a_no_op_click_is_no_change(
+        installed: Path) -> None:
+    config = BrowserConfig(viewport=Size(160, 210), device_scale_factor=3.0)
+    with LocalServer(installed) as server:
+        async with BrowserSession(config) as session:
+            tabs = await session.new_tabs()
+            await tabs.open(server.url(assets.task_path("click-button")))
+            page = TaskPage(tabs)
+            first = await page.start(7, 10_000)
+            other = await page.start(8, 10_000)
+            again = await page.start(7, 10_000)
+            assert first.utterance == again.utterance != "" and not again.done
+            assert other.utterance  # a different seed may, but need not, differ
+            ex = Executor(tabs, AgentConfig(image_cap=None))
+            notes = []
+            for _ in range(3):
+                screen = await capture(tabs.page, cap=None)
+                blank = Point(150 * 3, 205 * 3)  # the task area's empty bottom-right corner
+                notes.append(await ex.execute(Action("click", {"start_box": blank}), screen))
+            state = await page.state()
+            await tabs.close()
+    assert not state.done
+    assert [n.outcome for n in notes] == ["no_change"] * 3, [n.text for n in notes]
