@@ -1,10 +1,13 @@
-"""Wall time, tasks/hour and peak memory per worker of `webfovea bench` at 1, 2 and 4 workers.
+"""Wall time, tasks/hour and peak memory per task of `webfovea bench` at 1, 2 and 4 workers.
 
-Each run is its own `python -m webfovea bench` process; a sampler reads the
-proportional set size (PSS, shared pages split fairly) of its process tree four times a
-second. A local worker is one Playwright driver with its own Chromium, so "per worker" is
-the driver's process subtree; "bench process" is the Python process itself.
+Each run is its own `python -m webfovea bench` (or `suite run`) process; a sampler reads
+the proportional set size (PSS, shared pages split fairly) of its whole process tree
+(Python, the Playwright driver, every Chromium process) four times a second. "MiB/task"
+is that peak divided by the tasks running at once (the workers): everything a
+concurrent task costs, its share of the bench process and driver included.
 
+    python benchmarks/bench_workers.py --suite            # the offline suite, the oracle
+    python benchmarks/bench_workers.py --suite --limit 16
     python benchmarks/bench_workers.py TASKS.jsonl --bench-args "--model SPEC ..."
     python benchmarks/bench_workers.py --demo 12 --latency 1.5
 
@@ -75,17 +78,16 @@ def sample(root: int, peaks: Peaks, stop: threading.Event) -> None:
         tree = children()
         python = pss_kib(root)
         total = python
-        for worker in tree.get(root, []):  # the Playwright drivers, one per worker
-            size = sum(pss_kib(p) for p in subtree(tree, worker))
-            peaks.per_worker[worker] = max(peaks.per_worker.get(worker, 0), size)
+        for driver in tree.get(root, []):  # the Playwright driver(s) and their browsers
+            size = sum(pss_kib(p) for p in subtree(tree, driver))
+            peaks.per_worker[driver] = max(peaks.per_worker.get(driver, 0), size)
             total += size
         peaks.python = max(peaks.python, python)
         peaks.total = max(peaks.total, total)
 
 
-def run_bench(tasks: Path, out: Path, workers: int, extra: list[str]) -> tuple[float, Peaks]:
-    command = [sys.executable, "-m", "webfovea", "bench", str(tasks), "--out",
-               str(out), "--workers", str(workers), *extra]
+def run_bench(command: list[str], out: Path, workers: int) -> tuple[float, Peaks]:
+    command = [*command, "--out", str(out), "--workers", str(workers)]
     peaks, stop = Peaks(), threading.Event()
     start = time.monotonic()
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -129,17 +131,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("tasks", nargs="?", type=Path)
+    parser.add_argument("--suite", action="store_true",
+                        help="the offline suite with the oracle (`webfovea suite run`)")
+    parser.add_argument("--limit", type=int, help="with --suite: at most N tasks")
     parser.add_argument("--demo", type=int, metavar="N", help="N copies of the demo task")
     parser.add_argument("--latency", type=float, default=0.0,
                         help="seconds the demo's model takes per reply")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--out", type=Path, help="keep the runs here (default: a temp dir)")
+    parser.add_argument("--json", type=Path, help="also write the numbers here")
     parser.add_argument("--bench-args", default="",
                         help="more `webfovea bench` options, e.g. \"--model oracle --max-steps 40\"")
     ns = parser.parse_args()
     extra = shlex.split(ns.bench_args)
-    if (ns.tasks is None) == (ns.demo is None):
-        parser.error("give a task file or --demo N")
+    if [ns.tasks is not None, ns.demo is not None, ns.suite].count(True) != 1:
+        parser.error("give a task file, --demo N or --suite")
     folder = ns.out or Path(tempfile.mkdtemp(prefix="webfovea-bench-workers-"))
     folder.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("OPENAI_API_KEY", "benchmark")
@@ -148,16 +154,30 @@ def main() -> None:
         if ns.demo:
             tasks, model_args = stack.enter_context(demo_setup(ns.demo, ns.latency, folder))
             extra = [*model_args, *extra]
+        command = [sys.executable, "-m", "webfovea", "bench", str(tasks), *extra]
+        if ns.suite:
+            limit = ["--limit", str(ns.limit)] if ns.limit else []
+            command = [sys.executable, "-m", "webfovea", "suite", "run", *limit, *extra]
         print(f"{'workers':>7} {'tasks':>5} {'correct':>7} {'steps':>5} {'wall s':>7} "
-              f"{'tasks/h':>8} {'MiB/worker (max)':>16} {'bench MiB':>9} {'total MiB':>9}")
+              f"{'tasks/h':>8} {'MiB/task':>8} {'bench MiB':>9} {'total MiB':>9}")
+        rows = []
         for workers in ns.workers:
             out = folder / f"run-{workers}w-{time.strftime('%H%M%S')}"
-            wall, peaks = run_bench(tasks, out, workers, extra)
+            wall, peaks = run_bench(command, out, workers)
             done, correct, steps = outcome(out)
-            per_worker = max(peaks.per_worker.values(), default=0) / 1024
+            rows.append({"workers": workers, "tasks": done, "correct": correct, "steps": steps,
+                         "wall_s": wall, "tasks_per_hour": 3600 * done / wall,
+                         "mib_per_task": peaks.total / 1024 / workers,
+                         "bench_mib": peaks.python / 1024, "total_mib": peaks.total / 1024})
             print(f"{workers:>7} {done:>5} {correct:>7} {steps:>5} {wall:>7.1f} "
-                  f"{3600 * done / wall:>8.0f} {per_worker:>16.0f} {peaks.python / 1024:>9.0f} "
-                  f"{peaks.total / 1024:>9.0f}", flush=True)
+                  f"{3600 * done / wall:>8.0f} {peaks.total / 1024 / workers:>8.0f} "
+                  f"{peaks.python / 1024:>9.0f} {peaks.total / 1024:>9.0f}", flush=True)
+        if len(rows) > 1:
+            print(f"throughput at {rows[1]['workers']} workers: "
+                  f"{rows[1]['tasks_per_hour'] / rows[0]['tasks_per_hour']:.2f}x "
+                  f"{rows[0]['workers']} worker(s)")
+        if ns.json:
+            ns.json.write_text(json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":

@@ -1,17 +1,27 @@
-"""Harness time per step vs a bare Playwright screenshot + click, on one static page.
+"""Harness time per step against the browser's floor, per page kind, with a stage breakdown.
 
-Prints medians over repeated steps measured in the same run (ratios, not absolute
-targets: machines here are noisy). Usage: python benchmarks/step_overhead.py [STEPS]
+The floor is a bare Playwright viewport screenshot + click on the same page at the same
+point; the harness step is a real ``run_task`` step with an instant scripted model
+clicking an inert spot (so every step is fingerprinted, settled and reported as "no
+detectable change"). Both are measured in the same run, in alternating blocks, so the
+ratio holds on a loaded machine even when absolute times do not. Page kinds: a static
+page, a heavy page (>= 10,000 DOM nodes) and a page with two iframes, one of them
+cross-origin. The first harness step of each task is left out: it pays the fingerprint's
+one-off baseline wait, which real runs pay while the model thinks.
+
+    python benchmarks/step_overhead.py [--steps 30] [--rounds 3] [--json out.json]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
@@ -21,49 +31,126 @@ from webfovea.task import Task
 from webfovea.testing.local_server import LocalServer
 from webfovea.trajectory import read_steps
 
-PAGE = """<!doctype html><html><head><title>Static</title></head><body style="margin:0">
-<h1>Static page</h1><p>Nothing here changes.</p>
-<button style="position:absolute;left:800px;top:500px;width:200px;height:80px">Inert</button>
-</body></html>"""
+STAGES = ("capture", "encode", "prompt", "parse", "execute", "settle", "fingerprints",
+          "trajectory_write")
+CLICK = (900, 540)  # page pixels: an inert spot on every page (1920x1080 viewport)
+BUTTON = ('<button style="position:absolute;left:800px;top:500px;width:200px;height:80px">'
+          'Inert</button>')
+
+STATIC = f"""<!doctype html><html><head><title>Static</title></head><body style="margin:0">
+<h1>Static page</h1><p>Nothing here changes.</p>{BUTTON}</body></html>"""
+
+
+def heavy_page(rows: int = 2000) -> str:
+    cells = "".join(f"<tr><td>{i}</td><td>Item {i}</td><td><b>{i * 7 % 1000}</b></td>"
+                    f"<td><a href='#r{i}'>row {i}</a></td><td>{i % 13}</td></tr>"
+                    for i in range(rows))
+    return (f"<!doctype html><html><head><title>Heavy</title></head><body style='margin:0'>"
+            f"<h1>Heavy page</h1>{BUTTON}<table>{cells}</table></body></html>")
+
+
+def frames_page(other_origin: str) -> str:
+    return (f"<!doctype html><html><head><title>Frames</title></head><body style='margin:0'>"
+            f"<h1>Two frames</h1>{BUTTON}"
+            f"<iframe src='child.html' style='position:absolute;left:40px;top:120px;"
+            f"width:600px;height:400px'></iframe>"
+            f"<iframe src='{other_origin}/child.html' style='position:absolute;left:1200px;"
+            f"top:120px;width:600px;height:400px'></iframe></body></html>")
+
+
+CHILD = ("<!doctype html><html><body><h2>Child frame</h2><p>Some text in a frame.</p>"
+         "<ul>" + "".join(f"<li>entry {i}</li>" for i in range(50)) + "</ul></body></html>")
 
 
 async def bare(session: BrowserSession, url: str, steps: int) -> list[float]:
     tabs = await session.new_tabs()
-    await tabs.page.goto(url)
+    await tabs.page.goto(url, wait_until="load")
     times = []
     for _ in range(steps):
         t0 = time.perf_counter()
         await tabs.page.screenshot(type="png")
-        await tabs.page.mouse.click(900, 540)
+        await tabs.page.mouse.click(*CLICK)
         times.append(time.perf_counter() - t0)
     await tabs.close()
     return times
 
 
-async def harness(session: BrowserSession, url: str, steps: int, out: Path) -> list[float]:
-    replies = ["Thought: click.\nAction: click(start_box='(675,405)')"] * steps
+async def harness(session: BrowserSession, url: str, steps: int, out: Path
+                  ) -> tuple[list[float], list[dict[str, float]]]:
+    x, y = round(CLICK[0] * 0.75), round(CLICK[1] * 0.75)  # in the 1440x810 image sent
+    replies = [f"Thought: click.\nAction: click(start_box='({x},{y})')"] * (steps + 1)
     model = ScriptedModel([*replies, "Thought: done.\nAction: finished(content='x')"])
     await run_task(Task("bench", url), model=model, session=session,
-                   config=AgentConfig(max_steps=steps + 1), out=out)
-    return [s.harness_seconds for s in read_steps(out)[:steps]]
+                   config=AgentConfig(max_steps=steps + 2), out=out)
+    records = read_steps(out)[1:steps + 1]  # step 1 pays the one-off fingerprint baseline
+    return ([s.harness_seconds for s in records],
+            [dict(getattr(s, "stage_seconds", {}) or {}) for s in records])
 
 
-async def main(steps: int) -> None:
+def p90(values: list[float]) -> float:
+    return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
+
+
+def summary(floor: list[float], steps: list[float], stages: list[dict[str, float]]
+            ) -> dict[str, Any]:
+    ms = 1000.0
+    breakdown = {name: statistics.median([s.get(name, 0.0) for s in stages]) * ms
+                 for name in STAGES} if any(stages) else {}
+    return {"floor_ms": {"median": statistics.median(floor) * ms, "p90": p90(floor) * ms},
+            "harness_ms": {"median": statistics.median(steps) * ms, "p90": p90(steps) * ms},
+            "ratio": statistics.median(steps) / statistics.median(floor),
+            "stages_ms": breakdown, "samples": {"floor": len(floor), "harness": len(steps)}}
+
+
+async def measure(url: str, session: BrowserSession, steps: int, rounds: int, work: Path
+                  ) -> dict[str, Any]:
+    floor: list[float] = []
+    times: list[float] = []
+    stages: list[dict[str, float]] = []
+    await bare(session, url, 3)  # warm up: caches, fonts, the first paint
+    for r in range(rounds):
+        floor += await bare(session, url, steps)
+        t, s = await harness(session, url, steps, work / f"run-{r}")
+        times += t
+        stages += s
+    return summary(floor, times, stages)
+
+
+def show(kind: str, row: dict[str, Any]) -> None:
+    f, h = row["floor_ms"], row["harness_ms"]
+    print(f"{kind:8} floor {f['median']:7.1f} ms (p90 {f['p90']:7.1f})   harness "
+          f"{h['median']:7.1f} ms (p90 {h['p90']:7.1f})   ratio {row['ratio']:5.2f}x")
+    if row["stages_ms"]:
+        print("         stages (median ms): " + "  ".join(
+            f"{name} {ms:.1f}" for name, ms in row["stages_ms"].items()))
+
+
+async def main(ns: argparse.Namespace) -> None:
+    results: dict[str, Any] = {"steps": ns.steps, "rounds": ns.rounds, "kinds": {}}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        (root / "static.html").write_text(PAGE)
-        with LocalServer(root) as server:
-            url = server.url("static.html")
+        (root / "child.html").write_text(CHILD)
+        with LocalServer(root) as server, LocalServer(root, host="localhost") as other:
+            (root / "static.html").write_text(STATIC)
+            (root / "heavy.html").write_text(heavy_page())
+            (root / "frames.html").write_text(frames_page(other.url("").rstrip("/")))
             async with BrowserSession(BrowserConfig()) as session:
-                await bare(session, url, 3)  # warm up
-                b = await bare(session, url, steps)
-                h = await harness(session, url, steps, root / "run")
-    mb, mh = statistics.median(b), statistics.median(h)
-    print(f"steps: {steps}")
-    print(f"bare Playwright screenshot+click   median {mb * 1000:7.1f} ms")
-    print(f"webfovea harness per step          median {mh * 1000:7.1f} ms")
-    print(f"ratio harness/bare                 {mh / mb:7.2f}x")
+                for kind in ns.kinds:
+                    row = await measure(server.url(f"{kind}.html"), session, ns.steps,
+                                        ns.rounds, root / kind)
+                    results["kinds"][kind] = row
+                    show(kind, row)
+    if ns.json:
+        ns.json.write_text(json.dumps(results, indent=2))
+        print(f"wrote {ns.json}")
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 20))
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--steps", type=int, default=10, help="steps per block")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating blocks per kind")
+    parser.add_argument("--kinds", nargs="+", default=["static", "heavy", "frames"],
+                        choices=["static", "heavy", "frames"])
+    parser.add_argument("--json", type=Path, help="also write the numbers here")
+    asyncio.run(main(parser.parse_args()))

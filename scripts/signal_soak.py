@@ -1,8 +1,9 @@
 """Signal soak: stop `webfovea run` and `webfovea bench` with real signals at random moments.
 
 Each round starts a real `python -m webfovea` subprocess against the bundled demo page and
-a slow FakeProvider, waits a random time (from before the browser starts to mid-step),
-sends SIGINT or SIGTERM (sometimes twice), and records what was left behind: the exit
+a slow FakeProvider, waits for a moment (Chromium starting: Playwright's driver is up; or
+mid-run: after a model request, plus up to 3 s), sends SIGINT or SIGTERM (sometimes
+twice), and records what was left behind: the exit
 code, the status in result.json (or the bench invocation's state), and whether stderr
 held a traceback or an asyncio complaint. Prints one line per round, then a summary.
 
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from webfovea import demo
@@ -47,7 +49,7 @@ def _left_behind(kind: str, out: Path) -> str:
 
 
 def one_round(rng: random.Random, server: LocalServer, fp: FakeProvider, work: Path,
-              number: int) -> tuple[str, int, str, bool]:
+              number: int) -> tuple[str, int, str, str]:
     kind = rng.choice(("run", "bench"))
     sig = rng.choice((signal.SIGINT, signal.SIGTERM))
     twice = rng.random() < 0.2
@@ -64,16 +66,37 @@ def one_round(rng: random.Random, server: LocalServer, fp: FakeProvider, work: P
     proc = subprocess.Popen([sys.executable, "-m", "webfovea", *args, "--model", "openai:m",
                              "--base-url", fp.base_url, "--max-steps", "500"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(rng.uniform(0.2, 8.0))
+    moment = rng.choice(("browser start", "mid-run"))
+    if moment == "browser start":  # Playwright's driver is up: Chromium is starting
+        _until(lambda: bool(_children(proc.pid)) or proc.poll() is not None)
+        time.sleep(rng.uniform(0.0, 1.5))
+    else:
+        asked = len(fp.requests)
+        _until(lambda: len(fp.requests) > asked or proc.poll() is not None)
+        time.sleep(rng.uniform(0.0, 3.0))
     proc.send_signal(sig)
     if twice:
         time.sleep(rng.uniform(0.0, 0.5))
         if proc.poll() is None:
             proc.send_signal(sig)
     _, stderr = proc.communicate(timeout=120)
-    noisy = any(word in stderr for word in NOISE)
+    noisy = next((line for line in stderr.splitlines() if any(w in line for w in NOISE)), "")
     name = signal.Signals(sig).name + (" x2" if twice else "")
-    return f"{kind} {name}", proc.returncode, _left_behind(kind, out), noisy
+    return f"{kind} {name} @{moment}", proc.returncode, _left_behind(kind, out), noisy
+
+
+def _children(pid: int) -> list[str]:
+    """The child process ids of ``pid`` (Linux /proc)."""
+    found: list[str] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        found += task.read_text().split()
+    return found
+
+
+def _until(condition: Callable[[], bool], timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def main() -> None:
@@ -88,13 +111,13 @@ def main() -> None:
             FakeProvider(lambda request: WAIT, delay_seconds=0.3) as fp:
         for number in range(ns.rounds):
             what, code, left, loud = one_round(rng, server, fp, Path(tmp), number)
-            noisy += loud
+            noisy += bool(loud)
             tally[(what, code, left)] += 1
-            print(f"{number:3d}  {what:16s} exit {code:3d}  {left}" + ("  NOISY" if loud else ""),
+            print(f"{number:3d}  {what:32s} exit {code:3d}  {left}" + (f"  NOISY: {loud}" if loud else ""),
                   flush=True)
     print(f"\n{ns.rounds} rounds; stderr with a traceback or asyncio complaint: {noisy}")
     for (what, code, left), count in sorted(tally.items()):
-        print(f"{count:3d} x {what:16s} exit {code:3d}  {left}")
+        print(f"{count:3d} x {what:32s} exit {code:3d}  {left}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""The Ray executor on a local Ray with 2 CPUs: the same tasks as Ray tasks, each with its
-own browser, results flowing back into the run's store and task directories."""
+"""The Ray executor on a local Ray with 2 CPUs: the same tasks on Ray actors, one browser
+per actor reused across tasks (fresh context each), results flowing back into the run's
+store and task directories; a browser killed mid-task is named and replaced."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ import pytest
 
 from test_bench_support import (
     PAGES,
+    WAIT,
     TaskPolicy,
+    browser_pids,
     closed_port_url,
     finish,
+    kill,
     provider,
     run_cli,
     write_tasks,
@@ -77,6 +81,48 @@ def test_ray_executor_on_a_local_ray(site: LocalServer, tmp_path: Path) -> None:
     (invocation,) = store.runs()
     assert invocation["executor"] == "ray" and invocation["state"] == "completed"
     assert {"ray", "chromium"} <= set(invocation["versions"])
+    assert len({row.worker for row in rows.values()}) <= 2  # one actor per worker slot
+
+
+def test_ray_actor_reuses_its_browser_and_replaces_a_killed_one(site: LocalServer,
+                                                                tmp_path: Path) -> None:
+    storage = site.url("storage.html")
+    tasks = write_tasks(tmp_path / "tasks.jsonl", [
+        {"id": "first", "instruction": "visit", "url": storage, "answer": "x"},
+        {"id": "victim", "instruction": "the browser dies", "url": site.url("index.html"),
+         "answer": "1"},
+        {"id": "after", "instruction": "visit", "url": storage, "answer": "x"},
+        {"id": "again", "instruction": "visit", "url": storage, "answer": "x"},
+    ])
+    killed: list[int] = []
+    browsers: list[set[int]] = []
+
+    def on_request(instruction: str, step: int) -> None:
+        alive = set(browser_pids(os.getpid()))  # Ray's workers are this process's descendants
+        browsers.append(alive)
+        if instruction == "the browser dies" and step == 1 and not killed:
+            killed.extend(alive)
+            kill(killed)
+
+    policy = TaskPolicy({"visit": [finish("x")], "the browser dies": [WAIT, WAIT, finish("1")]},
+                        on_request=on_request)
+    out = tmp_path / "run"
+    with provider(policy) as fp:
+        code = run_cli(["bench", str(tasks), "--out", str(out), "--executor", "ray",
+                        "--workers", "1", "--model", "openai:agent", "--base-url", fp.base_url,
+                        "--viewport", "800x600", "--max-steps", "4", "--time-limit", "60"])
+    assert code == 0 and len(killed) == 1
+    store = Store.open_existing(out)
+    rows = {r.task_id: r for r in store.rows()}
+    assert rows["victim"].status == "browser_error" and rows["victim"].browser_replaced
+    assert [rows[t].status for t in ("first", "after", "again")] == ["finished"] * 3
+    for task_id in ("first", "after", "again"):
+        assert "storage: fresh" in (out / "tasks" / task_id / "evidence.txt").read_text()
+    assert len({r.worker for r in rows.values()}) == 1  # one actor ran every task
+    # One browser before the kill, its replacement after: two in all, never one per task.
+    assert len(set().union(*browsers)) == 2
+    (replaced,) = store.events("browser_replaced")
+    assert replaced["task_id"] == "victim"
 
 
 @pytest.fixture

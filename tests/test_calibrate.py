@@ -56,3 +56,27 @@ def test_marker_image_is_what_the_model_gets() -> None:
     img = Image.open(BytesIO(png)).convert("RGB")
     for (x, y), (_, rgb) in zip(centres, COLOURS, strict=True):
         assert img.getpixel((int(x), int(y))) == rgb
+
+
+def _ignores_the_image(request: FakeRequest) -> str:
+    """A 'model' that never looks: always the middle of the screen."""
+    return "Thought: probably here.\nAction: click(start_box='(700,400)')"
+
+
+def test_calibrate_refuses_when_the_model_cannot_localise() -> None:
+    with FakeProvider(_ignores_the_image) as fp:
+        proc = subprocess.run([sys.executable, "-m", "webfovea", "calibrate", "--model", "openai:m",
+                               "--base-url", fp.base_url], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "cannot localise reliably" in proc.stdout and "suggested" not in proc.stdout
+    assert "--image-cap" not in proc.stdout
+    assert proc.stdout.count("residual") == 6  # each marker's error is shown
+
+
+def test_calibrate_shows_small_residuals_when_the_model_finds_the_markers() -> None:
+    with FakeProvider(_disc_finder) as fp:
+        proc = subprocess.run([sys.executable, "-m", "webfovea", "calibrate", "--model", "openai:m",
+                               "--base-url", fp.base_url], capture_output=True, text=True, timeout=60)
+    residuals = [float(line.split("residual ")[1].split(" px")[0])
+                 for line in proc.stdout.splitlines() if "residual" in line]
+    assert len(residuals) == 6 and max(residuals) < 3

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 
 from webfovea.agent import run_task
@@ -12,6 +14,7 @@ from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 from webfovea.trajectory import read_steps
+from webfovea.viewer.report import write_report
 
 
 def act(action: str) -> str:
@@ -48,3 +51,26 @@ async def test_refused_scheme_links_say_blocked(browser: BrowserSession, pages: 
         assert step.url == url
         assert "blocked" in step.note and f"to {scheme}" in step.note, step.note
         assert step.guardrail == "domain_lock", step.note
+
+
+async def test_view_embeds_only_files_inside_the_run(browser: BrowserSession, pages: LocalServer,
+                                                     tmp_path: Path) -> None:
+    out = tmp_path / "runs" / "one"
+    replies = [act("wait()"), act("wait()"), act("finished(content='done')")]
+    with FakeProvider(ScriptedPolicy(replies)) as fp:
+        model = load_model("openai:fake-vlm", base_url=fp.base_url)
+        await run_task(Task("wait", pages.url("roundtrip/form.html")), model=model,
+                       session=browser, config=AgentConfig(max_steps=5), out=out)
+        await model.aclose()
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(b"TOP-SECRET-BYTES" * 8)
+    lines = (out / "steps.jsonl").read_text().splitlines()
+    records = [json.loads(line) for line in lines]
+    records[0]["screenshot"] = "../../secret.png"  # an edited run directory reaching out
+    records[1]["screenshot"] = str(secret)  # an absolute path
+    (out / "steps.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    html = write_report(out, embed=True).read_text()
+    leaked = base64.b64encode(secret.read_bytes()).decode()[:40]
+    assert leaked not in html and "secret.png" not in html
+    third = base64.b64encode((out / records[2]["screenshot"]).read_bytes()).decode()[:40]
+    assert third in html  # the run's own screenshot is still embedded

@@ -36,12 +36,20 @@ COLOURS: tuple[tuple[str, tuple[int, int, int]], ...] = (
 RADIUS = 18
 
 
+# A point further than this from where the fitted scale puts its marker (image pixels,
+# a little more than the disc's diameter) means the model did not find that marker.
+MAX_RESIDUAL = 2.5 * RADIUS
+# Per-marker scales further apart than this (relative) cannot be one coordinate space.
+MAX_SCALE_SPREAD = 0.08
+
+
 @dataclass(frozen=True)
 class MarkerResult:
     index: int
     truth: tuple[float, float]
     answer: tuple[float, float] | None
     reply: str
+    residual: float | None = None  # image pixels between the answer, unscaled, and the truth
 
 
 @dataclass(frozen=True)
@@ -51,12 +59,14 @@ class Calibration:
     factor_x: float | None
     factor_y: float | None
     suggestion: str
+    reliable: bool = True  # False: the model cannot localise; nothing is recommended
 
     def lines(self) -> list[str]:
         out = [f"image sent: {self.size}"]
         for m in self.markers:
             got = f"({m.answer[0]:g},{m.answer[1]:g})" if m.answer else "no point"
-            out.append(f"marker {m.index}: true ({m.truth[0]:g},{m.truth[1]:g}), model {got}")
+            off = f", residual {m.residual:.1f} px" if m.residual is not None else ""
+            out.append(f"marker {m.index}: true ({m.truth[0]:g},{m.truth[1]:g}), model {got}{off}")
         if self.factor_x is not None and self.factor_y is not None:
             out.append(f"model space / image: x {self.factor_x:.3f}, y {self.factor_y:.3f}")
         out.append(self.suggestion)
@@ -123,10 +133,52 @@ async def calibrate(model: Model, *, size: Size = DEFAULT_SIZE, grid: SmartResiz
     for i, truth in enumerate(centres, 1):
         reply = await model.complete(_request(png, size, i), timeout=timeout)
         results.append(MarkerResult(i, truth, _answer(reply.text), reply.text))
+    return judge(size, results, grid)
+
+
+def judge(size: Size, results: list[MarkerResult], grid: SmartResize) -> Calibration:
+    """Fit the scale, measure each marker's residual, and recommend only when every marker
+    was found and the markers agree on one scale."""
     pairs = [(r.truth, r.answer) for r in results if r.answer]
     if not pairs:
         return Calibration(size, tuple(results), None, None,
-                           "the model gave no usable point; check its replies above")
+                           "the model gave no usable point; check its replies above",
+                           reliable=False)
     fx = _fit([t[0] for t, _ in pairs], [a[0] for _, a in pairs])
     fy = _fit([t[1] for t, _ in pairs], [a[1] for _, a in pairs])
-    return Calibration(size, tuple(results), fx, fy, suggest(size, fx, fy, grid))
+    measured = [_with_residual(r, fx, fy) for r in results]
+    problem = _unreliable(measured, fx, fy)
+    if problem:
+        return Calibration(size, tuple(measured), fx, fy,
+                           f"the model cannot localise reliably at {size}: {problem}; "
+                           "no setting is recommended", reliable=False)
+    return Calibration(size, tuple(measured), fx, fy, suggest(size, fx, fy, grid))
+
+
+def _with_residual(r: MarkerResult, fx: float, fy: float) -> MarkerResult:
+    if r.answer is None or fx <= 0 or fy <= 0:
+        return r
+    dx, dy = r.answer[0] / fx - r.truth[0], r.answer[1] / fy - r.truth[1]
+    return MarkerResult(r.index, r.truth, r.answer, r.reply, (dx * dx + dy * dy) ** 0.5)
+
+
+def _unreliable(results: list[MarkerResult], fx: float, fy: float) -> str:
+    """Why the markers do not support a recommendation; empty when they do."""
+    missing = [r.index for r in results if r.answer is None]
+    if missing:
+        return f"no point for marker(s) {', '.join(map(str, missing))}"
+    if fx <= 0 or fy <= 0:
+        return "the fitted scale is not positive"
+    far = [r for r in results if r.residual is not None and r.residual > MAX_RESIDUAL]
+    if far:
+        worst = max(r.residual or 0.0 for r in far)
+        return (f"{len(far)} of {len(results)} markers off by more than {MAX_RESIDUAL:g} px "
+                f"(worst {worst:.0f} px)")
+    for axis, f in ((0, fx), (1, fy)):
+        # Markers near the origin say little about scale: a few pixels there is a lot.
+        reach = max(r.truth[axis] for r in results) / 2
+        scales = [r.answer[axis] / r.truth[axis] for r in results
+                  if r.answer and r.truth[axis] >= reach]
+        if len(scales) > 1 and (max(scales) - min(scales)) / f > MAX_SCALE_SPREAD:
+            return f"the markers disagree on the {'xy'[axis]} scale ({min(scales):.2f}-{max(scales):.2f})"
+    return ""

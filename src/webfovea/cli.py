@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import cost_cli, demo, inputs, interrupts, live
+from . import check_cli, cost_cli, demo, inputs, interrupts, live, model_options, profiles
 from .actions import REGISTRY
 from .agent import run_task
 from .bench import cli as bench_cli
@@ -21,6 +21,7 @@ from .config import COORD_SPACES, DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserCo
 from .errors import ConfigError, ModelError, WebfoveaError, exit_code
 from .interrupts import Interrupted
 from .models.loader import load_model
+from .models.prices import cost_text
 from .snapshot import cli as snapshot_cli
 from .snapshot.session import check_snapshot
 from .suite import cli as suite_cli
@@ -36,11 +37,14 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", help="provider endpoint (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
     p.add_argument("--max-steps", type=int, default=80)
     p.add_argument("--time-limit", type=float, default=1800.0, help="seconds per task")
-    p.add_argument("--image-cap", default="1440x810", help="WxH, or 'none' for full-size images")
+    p.add_argument("--image-cap", default=None,
+                   help="WxH, or 'none' for full-size images (default: the profile's, else 1440x810)")
     p.add_argument("--viewport", default="1920x1080")
     p.add_argument("--device-scale-factor", type=float, default=1.0)
-    p.add_argument("--coords", choices=COORD_SPACES, default="image")
-    p.add_argument("--cdp-url", help="attach to a running Chromium instead of launching one")
+    p.add_argument("--coords", choices=COORD_SPACES, default=None,
+                   help="the space the model answers in (default: the profile's, else image)")
+    p.add_argument("--cdp-url", help="attach to a running Chromium instead of launching one; "
+                                     "bench: a comma-separated list, worker i uses the i-th")
     p.add_argument("--headed", action="store_true", help="show the browser window")
     p.add_argument("--allow-domain", action="append", default=[],
                    help="another site top-level navigation may go to (repeatable)")
@@ -49,6 +53,7 @@ def add_run_options(p: argparse.ArgumentParser) -> None:
                         "pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
     p.add_argument("--allow-downloads", action="store_true", help="let pages download files")
     snapshot_cli.add_site_options(p)
+    model_options.add_options(p)
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -74,6 +79,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(viewer_cli.register(sub))
     commands.update(cost_cli.register(sub))
     commands.update(snapshot_cli.register(sub))
+    commands.update(check_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")
@@ -84,11 +90,13 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
 
 
 def agent_config(ns: argparse.Namespace) -> AgentConfig:
+    r = profiles.apply(ns)  # fills ns.model, ns.base_url, ns.coords, ... by precedence
     cap = None if ns.image_cap.lower() == "none" else Size.parse(ns.image_cap, flag="--image-cap")
     return AgentConfig(max_steps=ns.max_steps, time_limit=ns.time_limit, image_cap=cap,
                        coords=ns.coords, allow_domains=tuple(ns.allow_domain),
                        action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(ns.budget)},
-                       site=snapshot_cli.site_options(ns))
+                       site=snapshot_cli.site_options(ns),
+                       **r.agent_settings())
 
 
 def _budgets(items: list[str]) -> dict[str, int]:
@@ -112,12 +120,10 @@ def browser_config(ns: argparse.Namespace, *, host_rules: tuple[str, ...] = ()) 
 
 
 async def _run_one(task: Task, ns: argparse.Namespace, out: Path) -> ResultRecord:
-    if not ns.model:
-        raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
-                          "scripted:<file>), or set WEBFOVEA_MODEL")
     config, browser = agent_config(ns), browser_config(ns)  # validate flags before anything runs
     check_snapshot(config.site)
     model = load_model(ns.model, base_url=ns.base_url)
+    model_options.preflight_or_skip(ns)
     try:
         async with BrowserSession(browser) as session:
             return await run_task(task, model=model, session=session, config=config, out=out)
@@ -131,8 +137,10 @@ def _report(result: ResultRecord, out: Path) -> None:
         print(f"answer: {result.answer}")
     if result.error:
         print(f"error: {result.error}", file=sys.stderr)
-    print(f"steps: {result.steps}  elapsed: {result.elapsed:.1f}s  "
-          f"tokens: {result.usage.input_tokens} in / {result.usage.output_tokens} out")
+    u = result.usage
+    print(f"steps: {result.steps}  elapsed: {result.elapsed:.1f}s  tokens: {u.input_tokens} in"
+          f" + {u.cache_read_tokens} cache-read + {u.cache_write_tokens} cache-write / "
+          f"{u.output_tokens} out  cost: {cost_text(u.cost)}")
     print(f"run directory: {out}")
 
 
@@ -188,8 +196,9 @@ def cmd_calibrate(ns: argparse.Namespace) -> int:
         finally:
             await model.aclose()
 
-    print("\n".join(asyncio.run(go()).lines()))
-    return 0
+    result = asyncio.run(go())
+    print("\n".join(result.lines()))
+    return 0 if result.reliable else 1
 
 
 def main(argv: Sequence[str] | None = None) -> None:

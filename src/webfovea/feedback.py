@@ -77,9 +77,14 @@ def describe_changes(changes: list[Change]) -> str:
     return ", ".join(words[:MAX_PHRASES])
 
 
+# A page can raise thousands of dialogs or open hundreds of tabs in one step; the note
+# names the first few and counts the rest, so it stays short whatever the page does.
+MAX_EVENTS = 5
+
+
 def _events_text(events: list[PageEvent]) -> str:
     parts = []
-    for e in events:
+    for e in events[:MAX_EVENTS]:
         if e.kind == "new_tab":
             parts.append(f"a new tab opened ({e.detail}) and is now shown")
         elif e.kind == "blocked":
@@ -90,6 +95,8 @@ def _events_text(events: list[PageEvent]) -> str:
             parts.append(f"the tab closed; now showing {e.detail}")
         else:
             parts.append(f"{e.kind}: {e.detail}")
+    if len(events) > MAX_EVENTS:
+        parts.append(f"… and {len(events) - MAX_EVENTS:,} more page events")
     return "; ".join(parts)
 
 

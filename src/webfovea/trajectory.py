@@ -28,6 +28,11 @@ class UsageRecord(BaseModel):
     retries: int = 0
     cost: float | None = None  # USD under the run's price; None when the price is unknown
 
+    @property
+    def prompt_tokens(self) -> int:
+        """Every input token, cached or not (what "tokens in" means in tables)."""
+        return self.input_tokens + self.cache_read_tokens + self.cache_write_tokens
+
 
 class StepRecord(BaseModel):
     step: int

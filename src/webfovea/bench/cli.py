@@ -21,7 +21,9 @@ from rich.console import Console
 from .. import inputs, interrupts
 from ..errors import ConfigError
 from ..interrupts import Interrupted
+from ..model_options import preflight_or_skip
 from ..models.loader import load_model
+from ..snapshot.compare import snapshot_note
 from .compare import compare, print_comparison
 from .execute import Job
 from .html_report import write_html
@@ -145,6 +147,9 @@ def _prepare_and_run(ns: argparse.Namespace, store: Store | None, lock: RunLock 
     if store is not None:
         check_same_tasks(store, task_file, force=ns.force)
     asyncio.run(_check_models(job, settings))
+    if not settings.get("no_preflight"):
+        preflight_or_skip(argparse.Namespace(model=job.model,
+                                             base_url=job.model_base_url(job.browser_for(0))))
     if store is None:
         ns.out.mkdir(parents=True, exist_ok=True)
         with RunLock(ns.out):
@@ -171,18 +176,17 @@ def _check_fresh(out: Path) -> None:
 def _job(settings: dict[str, Any]) -> Job:
     from ..cli import agent_config, browser_config
 
-    if not settings.get("model"):
-        raise ConfigError("give --model (openai:<name>, anthropic:<name>, oracle or "
-                          "scripted:<file>), or set WEBFOVEA_MODEL")
     options = argparse.Namespace(**settings)
     inputs.check_run_options(options)
     inputs.base_url(settings.get("judge_base_url"), flag="--judge-base-url")
     rules = tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
                   for entry in settings.get("host_resolver_rules") or [])
-    agent = agent_config(options)
+    cdp_urls = tuple(u.strip() for u in (settings.get("cdp_url") or "").split(",") if u.strip())
+    agent = agent_config(options)  # resolves a profile: options.model is a spec after this
     agent = replace(agent, site=replace(agent.site, per_task=True))  # DIR/<task id> each
-    return Job(model=settings["model"], base_url=settings.get("base_url"),
-               agent=agent, browser=browser_config(options), host_rules=rules)
+    return Job(model=options.model, base_url=options.base_url,
+               agent=agent, browser=browser_config(options), host_rules=rules,
+               cdp_urls=cdp_urls)
 
 
 async def _check_models(job: Job, settings: dict[str, Any]) -> None:
@@ -271,10 +275,13 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     finally:
         for store in stores:
             store.close()
+    note = snapshot_note(ns.run_a, ns.run_b)
     if ns.format == "json":
-        print(json.dumps(result.to_json(), indent=2))
+        print(json.dumps({**result.to_json(), "snapshots": note}, indent=2))
     else:
         print_comparison(result, _stdout())
+        if note:
+            print(note)
     return 0
 
 

@@ -43,6 +43,9 @@ class Job:
     # Chromium --host-resolver-rules per concurrent slot (e.g. one offline-suite lane per
     # worker); slot i uses entry i modulo their number. Empty: the browser config's own.
     host_rules: tuple[tuple[str, ...], ...] = ()
+    # DevTools endpoints of remote browsers, one per slot (slot i attaches to entry i modulo
+    # their number), e.g. a pool of browser containers. Empty: the browser config's own.
+    cdp_urls: tuple[str, ...] = ()
 
     def model_base_url(self, browser: BrowserConfig) -> str | None:
         """The oracle plays the suite lane its browser's host rules point at; others as given."""
@@ -51,9 +54,12 @@ class Job:
         return lane_url(browser.host_rules)
 
     def browser_for(self, slot: int) -> BrowserConfig:
-        if not self.host_rules:
-            return self.browser
-        return replace(self.browser, host_rules=self.host_rules[slot % len(self.host_rules)])
+        browser = self.browser
+        if self.host_rules:
+            browser = replace(browser, host_rules=self.host_rules[slot % len(self.host_rules)])
+        if self.cdp_urls:
+            browser = replace(browser, cdp_url=self.cdp_urls[slot % len(self.cdp_urls)])
+        return browser
 
 
 def hard_limit(time_limit: float) -> float:

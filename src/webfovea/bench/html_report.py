@@ -22,7 +22,8 @@ def write_html(report: Report, run_dir: Path, dirs: dict[str, str]) -> Path:
     parts = [f"<!doctype html><meta charset=utf-8><title>webfovea bench {escape(report.model)}"
              f"</title><style>{STYLE}</style>",
              f"<h1>Bench run: {escape(report.model)}</h1>",
-             f"<p><b>success {escape(report.success.shown())}</b> (binomial standard error); "
+             f"<p><b>success {escape(report.success.shown())}</b> (± binomial standard error; "
+             "at 0 % or 100 %, a 95 % Wilson interval); "
              f"on reachable sites {escape(report.success_reachable.shown())}; "
              f"{report.done}/{report.tasks} tasks done"
              + (f"; judge {escape(report.judge)}" if report.judge else "") + "</p>",

@@ -1,8 +1,9 @@
 """The local executor: N workers in this process, each with its own Chromium.
 
-Each task gets a fresh browser context from its worker's browser. A worker whose
-browser crashed or was killed replaces it before its next task; nothing that happens
-to one task stops the others.
+Each worker's browser is started once and reused for all its tasks; each task gets a
+fresh browser context (no cookies, storage or cache from the task before). The workers
+share one Playwright driver. A worker whose browser crashed or was killed replaces it
+before its next task; nothing that happens to one task stops the others.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
+
+from playwright.async_api import Playwright, async_playwright
 
 from ..browser.session import BrowserSession
 from ..errors import BrowserError
@@ -39,13 +42,15 @@ async def run_local(tasks: Sequence[Task], job: Job, *, workers: int, task_dir: 
                     hooks: Hooks) -> None:
     queue = deque(tasks)
     count = max(1, min(workers, len(tasks)))
-    await asyncio.gather(*(_worker(i, queue, job, task_dir, hooks) for i in range(count)))
+    async with async_playwright() as driver:
+        await asyncio.gather(*(_worker(i, queue, job, task_dir, hooks, driver)
+                               for i in range(count)))
 
 
 async def _worker(slot: int, queue: deque[Task], job: Job, task_dir: TaskDir,
-                  hooks: Hooks) -> None:
+                  hooks: Hooks, driver: Playwright) -> None:
     name = f"local-{slot + 1}"
-    session = BrowserSession(job.browser_for(slot))
+    session = BrowserSession(job.browser_for(slot), driver=driver)
     try:
         while queue:
             task = queue.popleft()

@@ -1,15 +1,19 @@
-"""The Ray executor: the same tasks as Ray tasks, on a local Ray or an existing cluster.
+"""The Ray executor: the same tasks on a local Ray or an existing cluster.
 
-Each Ray task starts its own browser (or attaches to ``--cdp-url``), runs one bench
-task into a scratch directory and returns the record and the directory packed as a
-tar; the driver unpacks it into ``RUN/tasks/<id>/`` and writes the store, so workers
-on other machines need no shared filesystem. Ray is an optional extra
-(``pip install webfovea[ray]``); the cluster's nodes need webfovea installed.
+One Ray actor per worker slot (``--workers``) holds one browser (launched, or attached to
+``--cdp-url``) for all the tasks it runs, each task in a fresh context, exactly like a
+local worker; a browser that crashed or was killed is replaced before the actor's next
+task, and an actor that died is replaced by a new one. Each task runs into a scratch
+directory whose record and files come back packed as a tar; the driver unpacks it into
+``RUN/tasks/<id>/`` and writes the store, so workers on other machines need no shared
+filesystem. Ray is an optional extra (``pip install webfovea[ray]``); the cluster's nodes
+need webfovea installed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import shutil
@@ -39,27 +43,46 @@ def import_ray() -> Any:
     return ray
 
 
-def remote_run(task: Task, job: Job, slot: int, dirname: str) -> dict[str, Any]:
-    """Body of one Ray task (runs in a Ray worker process)."""
-    return asyncio.run(_remote_run(task, job, slot, dirname))
+class BrowserWorker:
+    """Body of one Ray actor: one browser, reused task after task (one task at a time)."""
 
+    def __init__(self, job: Job, slot: int) -> None:
+        self.job = job
+        self.session = BrowserSession(job.browser_for(slot))
+        self.name = f"ray:{socket.gethostname()}:{os.getpid()}"
 
-async def _remote_run(task: Task, job: Job, slot: int, dirname: str) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="webfovea-ray-") as scratch:
-        out = Path(scratch) / dirname
-        session = BrowserSession(job.browser_for(slot))
-        version = None
+    async def run(self, task: Task, dirname: str) -> dict[str, Any]:
+        events: list[tuple[str, str]] = []
+        with tempfile.TemporaryDirectory(prefix="webfovea-ray-") as scratch:
+            out = Path(scratch) / dirname
+            problem = await self._ensure_browser(events)
+            if problem is not None:
+                result = close_record(task, out, "browser_error", problem)
+            else:
+                result = await execute(task, self.job, self.session, out)
+            replaced = not self.session.connected
+            if replaced:  # crashed or killed during the task: the next task gets a new one
+                problem = await self._ensure_browser(events, after=task.id)
+            return {"result": result.model_dump(mode="json"), "archive": _pack(out),
+                    "worker": self.name, "events": events,
+                    "browser_replaced": replaced and problem is None}
+
+    async def _ensure_browser(self, events: list[tuple[str, str]], *,
+                              after: str | None = None) -> str | None:
+        if self.session.connected:
+            return None
         try:
-            await session.start()
-            version = session.browser.version
+            await self.session.restart()
         except BrowserError as e:
-            result = close_record(task, out, "browser_error", str(e))
-        else:
-            result = await execute(task, job, session, out)
-        finally:
-            await session.close()
-        return {"result": result.model_dump(mode="json"), "archive": _pack(out),
-                "worker": f"ray:{socket.gethostname()}:{os.getpid()}", "browser": version}
+            events.append(("browser_start_failed", str(e)))
+            return str(e)
+        version = f"Chromium {self.session.browser.version}"
+        events.append(("browser_replaced", f"replaced after {after}: {version}") if after
+                      else ("browser_started", f"started: {version}"))
+        return None
+
+    async def close(self) -> None:
+        await self.session.close()
 
 
 def _pack(directory: Path) -> bytes:
@@ -95,42 +118,69 @@ async def run_ray(tasks: Sequence[Task], job: Job, *, workers: int, address: str
         # it gets as many CPUs as workers. A cluster brings its own.
         ray.init(address=address or "local", num_cpus=None if address else workers,
                  include_dashboard=False, log_to_driver=False, configure_logging=False)
-    remote = ray.remote(num_cpus=1, max_retries=0)(remote_run)
-    free: asyncio.Queue[int] = asyncio.Queue()
-    for slot in range(workers):
-        free.put_nowait(slot)
-
-    async def one(task: Task) -> None:
-        slot = await free.get()  # at most `workers` Ray tasks at once, each with its slot
-        try:
-            hooks.started(task, "ray")
-            result, worker = await _one(ray, remote, task, job, slot, task_dir(task), hooks)
-            await hooks.finished(task, result, worker=worker, browser_replaced=False)
-        finally:
-            free.put_nowait(slot)
-
+    pool = _Actors(ray, job, max(1, min(workers, len(tasks))))
     try:
-        await asyncio.gather(*(one(t) for t in tasks))
+        await asyncio.gather(*(pool.run(t, task_dir(t), hooks) for t in tasks))
     finally:
+        await pool.close()
         if started_here:
             ray.shutdown()
 
 
-async def _one(ray: Any, remote: Any, task: Task, job: Job, slot: int, out: Path,
-               hooks: Hooks) -> tuple[ResultRecord, str]:
-    ref = remote.remote(task, job, slot, out.name)
-    wait = hard_limit(job.agent.time_limit) + DRIVER_GRACE
-    try:
-        payload = await asyncio.wait_for(asyncio.wrap_future(ref.future()), wait)
-    except asyncio.TimeoutError:
-        ray.cancel(ref, force=True)
-        return close_record(task, out, "time_limit", f"the Ray task did not return within "
-                                                     f"{wait:.0f} s; the bench cancelled it"), "ray"
-    except Exception as e:  # a worker that died (RayError and friends) is the task's status
-        return close_record(task, out, HARNESS_ERROR,
-                            f"the Ray worker failed: {type(e).__name__}: {e}"), "ray"
-    _unpack(payload["archive"], out)
-    if payload["browser"]:
-        hooks.browser_event("browser_started", f"Chromium {payload['browser']}",
-                            worker=payload["worker"], task_id=task.id)
-    return ResultRecord.model_validate(payload["result"]), payload["worker"]
+class _Actors:
+    """The driver's side: one actor per slot, each running one task at a time."""
+
+    def __init__(self, ray: Any, job: Job, count: int) -> None:
+        self.ray, self.job = ray, job
+        # max_concurrency=1: an async actor would otherwise run many tasks on one browser.
+        self.remote = ray.remote(num_cpus=1, max_restarts=0, max_concurrency=1)(BrowserWorker)
+        self.actors = {slot: self._new(slot) for slot in range(count)}
+        self.free: asyncio.Queue[int] = asyncio.Queue()
+        for slot in range(count):
+            self.free.put_nowait(slot)
+
+    def _new(self, slot: int) -> Any:
+        return self.remote.remote(self.job, slot)
+
+    async def run(self, task: Task, out: Path, hooks: Hooks) -> None:
+        slot = await self.free.get()
+        try:
+            hooks.started(task, "ray")
+            payload = await self._call(slot, task, out)
+            if isinstance(payload, ResultRecord):  # the actor failed or hung: replaced
+                await hooks.finished(task, payload, worker="ray", browser_replaced=True)
+                return
+            _unpack(payload["archive"], out)
+            for kind, detail in payload["events"]:
+                hooks.browser_event(kind, detail, worker=payload["worker"],
+                                    task_id=None if kind == "browser_started" else task.id)
+            await hooks.finished(task, ResultRecord.model_validate(payload["result"]),
+                                 worker=payload["worker"],
+                                 browser_replaced=payload["browser_replaced"])
+        finally:
+            self.free.put_nowait(slot)
+
+    async def _call(self, slot: int, task: Task, out: Path) -> dict[str, Any] | ResultRecord:
+        """The actor's payload, or the task's record when the actor died or hung."""
+        ref = self.actors[slot].run.remote(task, out.name)
+        wait = hard_limit(self.job.agent.time_limit) + DRIVER_GRACE
+        try:
+            payload: dict[str, Any] = await asyncio.wait_for(asyncio.wrap_future(ref.future()),
+                                                             wait)
+            return payload
+        except asyncio.TimeoutError:
+            status, error = "time_limit", (f"the Ray task did not return within {wait:.0f} s; "
+                                           "the bench ended its worker")
+        except Exception as e:  # a worker that died (RayActorError and friends)
+            status, error = HARNESS_ERROR, f"the Ray worker failed: {type(e).__name__}: {e}"
+        self.ray.kill(self.actors[slot])  # its browser goes with it
+        self.actors[slot] = self._new(slot)
+        return close_record(task, out, status, error)
+
+    async def close(self) -> None:
+        closing = [actor.close.remote() for actor in self.actors.values()]
+        for ref in closing:
+            with contextlib.suppress(Exception):  # a dead actor has nothing left to close
+                await asyncio.wait_for(asyncio.wrap_future(ref.future()), 30)
+        for actor in self.actors.values():
+            self.ray.kill(actor)

@@ -9,11 +9,14 @@ import math
 import statistics
 from collections import Counter
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
+from ..costs import task_cost
+from ..models.prices import Price
 from .store import Store, TaskRow
 
 # The issue's eight buckets, then the ones a run can also have.
@@ -152,7 +155,8 @@ def build_report(store: Store, run_dir: str, *, prices: Prices | None = None) ->
     prices = prices or _stored_prices(store)
     rows = store.rows()
     done = [r for r in rows if r.state == "done"]
-    lines = [_line(r, prices) for r in rows]
+    lines = [_line(r, prices, Path(run_dir)) for r in rows]
+    cost = _total([ln.cost for ln, r in zip(lines, rows, strict=True) if r.state == "done"])
     scored = [ln for ln in lines if ln.correct is not None]
     reachable = [ln for ln in scored if ln.bucket != "unreachable"]
     runs = store.runs()
@@ -167,9 +171,8 @@ def build_report(store: Store, run_dir: str, *, prices: Prices | None = None) ->
         input_tokens_mean=_mean([r.input_tokens for r in done]),
         output_tokens_mean=_mean([r.output_tokens for r in done]),
         seconds_mean=_mean([r.elapsed for r in done]),
-        cost_total=None if prices is None else sum(ln.cost or 0.0 for ln in lines),
-        cost_per_task=None if prices is None or not done else
-        sum(ln.cost or 0.0 for ln in lines) / len(done),
+        cost_total=cost,
+        cost_per_task=None if cost is None or not done else cost / len(done),
         versions=runs[-1]["versions"] if runs else {}, settings=settings,
         invocations=len(runs), lines=lines)
 
@@ -179,12 +182,20 @@ def _stored_prices(store: Store) -> Prices | None:
     return None if value is None else Prices(value["input"], value["output"])
 
 
-def _line(r: TaskRow, prices: Prices | None) -> TaskLine:
+def _total(costs: list[float | None]) -> float | None:
+    """The sum when every cost is known (a model without a price is "unknown", not 0)."""
+    return None if not costs or any(c is None for c in costs) else sum(c or 0.0 for c in costs)
+
+
+def _line(r: TaskRow, prices: Prices | None, run_dir: Path) -> TaskLine:
+    # Recorded cost (tokens by kind at the run's price) unless a price is given now.
+    price = None if prices is None else Price(prices.input, prices.output, prices.input,
+                                              prices.input)
     return TaskLine(
         id=r.task_id, status=r.status or r.state, bucket=bucket(r), correct=r.correct,
         matcher=r.matcher or "", answer=r.answer, reference=r.reference, steps=r.steps,
         elapsed=r.elapsed, input_tokens=r.input_tokens, output_tokens=r.output_tokens,
-        cost=None if prices is None else prices.cost(r.input_tokens, r.output_tokens),
+        cost=task_cost(run_dir / "tasks" / r.dir, price),
         verdict=r.verdict or "", error=r.error)
 
 
@@ -221,7 +232,8 @@ def _per_task_numbers(report: Report) -> str:
     if report.cost_total is not None:
         parts.append(f"cost: ${report.cost_total:.4f} (${report.cost_per_task or 0:.4f}/task)")
     else:
-        parts.append("cost: unknown (give --price-input/--price-output)")
+        parts.append("cost: unknown (give --price-input/--price-output, or a price for the "
+                     "model in webfovea.toml)")
     return "   ".join(parts)
 
 

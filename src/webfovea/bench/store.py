@@ -114,8 +114,7 @@ class Store:
                               "or start again with a new --out")
         try:  # read-only first: opening it for writing would create a fresh, empty schema
             with closing(sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)) as db:
-                recorded = db.execute("SELECT COUNT(*) FROM meta WHERE key = 'settings'")
-                found = recorded.fetchone()[0]
+                found = db.execute("SELECT COUNT(*) FROM meta WHERE key = 'schema'").fetchone()[0]
         except sqlite3.DatabaseError as e:
             raise ConfigError(f"{path} is not a readable results store ({e}); restore the "
                               "file or start again with a new --out") from None
@@ -231,7 +230,7 @@ class Store:
                 "output_tokens = ?, calls = ?, retries = ?, error = ?, run_id = ?, worker = ?, "
                 "browser_replaced = ?, finished_at = ? WHERE task_id = ?",
                 (result.status, result.answer, _bool(verdict.correct), verdict.matcher,
-                 verdict.detail, result.steps, result.elapsed, result.usage.input_tokens,
+                 verdict.detail, result.steps, result.elapsed, result.usage.prompt_tokens,
                  result.usage.output_tokens, result.usage.calls, result.usage.retries,
                  result.error, run_id, worker, int(browser_replaced), time.time(), task_id))
 
@@ -265,7 +264,7 @@ def _definition(row: sqlite3.Row) -> tuple[Any, ...]:
 def _step_row(task_id: str, s: StepRecord) -> tuple[Any, ...]:
     action = (s.action or {}).get("name")
     return (task_id, s.step, s.url, action, s.outcome, s.parse_error, s.guardrail, s.note,
-            s.model_seconds, s.harness_seconds, s.usage.input_tokens, s.usage.output_tokens,
+            s.model_seconds, s.harness_seconds, s.usage.prompt_tokens, s.usage.output_tokens,
             s.screenshot, s.model_dump_json())
 
 

@@ -7,6 +7,7 @@ and reported) and in-flight requests (for settling).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from dataclasses import dataclass, field
@@ -29,10 +30,16 @@ from .settle import instrument, settle
 
 
 class BrowserSession:
-    """A running (or attached) Chromium that hands out fresh contexts."""
+    """A running (or attached) Chromium that hands out fresh contexts.
 
-    def __init__(self, config: BrowserConfig) -> None:
+    ``driver``: a Playwright driver shared with other sessions (the local pool's workers
+    share one: each driver is a Node process of ~120 MiB). A shared driver outlives the
+    session; without one the session starts and stops its own.
+    """
+
+    def __init__(self, config: BrowserConfig, *, driver: Playwright | None = None) -> None:
         self.config = config
+        self._driver = driver
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
 
@@ -44,13 +51,15 @@ class BrowserSession:
         await self.close()
 
     async def start(self) -> None:
-        self._pw = await async_playwright().start()
+        self._pw = self._driver or await _start_playwright()
         try:
             self._browser = await self._launch(self._pw)
         except PlaywrightError as e:
-            await self._pw.stop()
-            self._pw = None
+            await self._stop_driver()
             raise BrowserError(f"could not start Chromium: {e.message.splitlines()[0]}") from e
+        except asyncio.CancelledError:  # stopped while Chromium starts: end the driver too
+            await self._stop_driver()
+            raise
 
     async def _launch(self, pw: Playwright) -> Browser:
         cfg = self.config
@@ -83,9 +92,12 @@ class BrowserSession:
             with contextlib.suppress(PlaywrightError):  # a crashed browser is already gone
                 await self._browser.close()
             self._browser = None
-        if self._pw is not None:
+        await self._stop_driver()
+
+    async def _stop_driver(self) -> None:
+        if self._pw is not None and self._pw is not self._driver:
             await self._pw.stop()
-            self._pw = None
+        self._pw = None
 
     async def new_tabs(self) -> Tabs:
         cfg = self.config
@@ -102,6 +114,18 @@ class BrowserSession:
         except PlaywrightError as e:
             raise BrowserError(f"could not open a browser context: {e.message}") from e
         return Tabs(context, page)
+
+
+async def _start_playwright() -> Playwright:
+    """Playwright's driver process; a stop (Ctrl-C) while it starts still ends it, rather
+    than leaving it to outlive the event loop."""
+    starting = asyncio.ensure_future(async_playwright().start())
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        with contextlib.suppress(Exception):
+            await (await starting).stop()
+        raise
 
 
 @dataclass

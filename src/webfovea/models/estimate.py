@@ -19,6 +19,7 @@ from webfovea.models.base import ModelRequest, SentImage
 from webfovea.models.prefix_cache import Block, Charge, PrefixCache
 from webfovea.models.prices import Price
 from webfovea.models.sent import breakpoint_turns
+from webfovea.prompt import HistoryItem, Shown, build_request, first_shown
 
 CHARS_PER_TOKEN = 4
 
@@ -81,8 +82,6 @@ def request_blocks(request: ModelRequest) -> list[Block]:
 def layout_cost(task: str, steps: Sequence[StepSent], config: AgentConfig, layout: HistoryLayout,
                 price: Price, *, min_tokens: int = 1024) -> LayoutCost:
     """Rebuild every step's request under ``layout`` and price its input."""
-    from webfovea.prompt import HistoryItem, Shown, build_request, first_shown
-
     config = replace(config, history=layout)
     cache = PrefixCache("explicit", min_tokens=min_tokens)
     charges: list[Charge] = []

@@ -16,6 +16,10 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
     colons (Ollama's ``qwen2.5vl:7b``) pass through intact.
     """
     kind, _, rest = spec.strip().partition(":")
+    if kind in ("openai", "anthropic") and base_url is not None:
+        from webfovea.models.preflight import check_base_url
+
+        check_base_url(base_url)
     if kind in ("openai", "anthropic") and rest:
         return _provider_model(kind, rest, base_url=base_url, timeout=timeout)
     if kind == "oracle":

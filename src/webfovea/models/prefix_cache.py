@@ -29,6 +29,8 @@ class Block:
     key: str
     tokens: int
     breakpoint: bool = False
+    role: str = ""  # system, user or assistant: where a breakpoint sits, for tests and reports
+    opens_message: bool = False
 
 
 @dataclass(frozen=True)

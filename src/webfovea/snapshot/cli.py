@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..errors import ConfigError
-from .manifest import Manifest, Snapshot
+from .manifest import Limit, Manifest, Snapshot
+from .match import RANDOM_BODY
 from .records import UNMATCHED_FILE, SiteOptions, Unmatched
 
 Handler = Callable[[argparse.Namespace], int]
@@ -76,9 +77,16 @@ def inspect(snapshot: Snapshot, manifest: Manifest,
         "bodies": len({e.body for e in manifest.entries}), "bytes_on_disk": snapshot.size(),
         "origins": dict(sorted(by_origin.items())),
         "types": dict(Counter(e.resource_type or "other" for e in manifest.entries)),
-        "cannot_replay": [lim.model_dump() for lim in manifest.limits],
+        "cannot_replay": [lim.model_dump() for lim in [*manifest.limits, *_random(unmatched)]],
         "unmatched": [u.model_dump() for u in unmatched],
     }
+
+
+def _random(unmatched: list[Unmatched]) -> list[Limit]:
+    """Requests a replay could not answer only because their bodies changed."""
+    urls = sorted({u.url for u in unmatched if u.reason.startswith(RANDOM_BODY)})
+    return [Limit(kind="random_body", url=url, detail="its request body changes between loads "
+                  "beyond the ignore rules (add a rule in SNAP_DIR/rules.json)") for url in urls]
 
 
 def _unmatched(snapshot: Snapshot) -> list[Unmatched]:

@@ -27,7 +27,9 @@ FORMAT = 1
 DROPPED_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding",
                              "connection", "keep-alive"})
 
-LimitKind = Literal["websocket", "webrtc", "service_worker", "event_source", "body_lost"]
+# websocket/webrtc/service_worker: seen by the page script while recording; body_lost: the
+# browser had dropped a body before it could be stored; random_body: found by a replay.
+LimitKind = Literal["websocket", "webrtc", "service_worker", "body_lost", "random_body"]
 
 
 class Entry(BaseModel):

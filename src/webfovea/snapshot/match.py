@@ -19,6 +19,7 @@ from .rules import Rules
 
 How = Literal["exact", "rules"]
 Key = tuple[str, str, str]
+RANDOM_BODY = "randomised body"
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,6 @@ class Matcher:
 
     def why_unmatched(self, request: Request) -> str:
         if (request.method, self.rules.url(request.url)) in self._urls:
-            return ("its body differs from every recorded request to this URL, even under the "
-                    "ignore rules (a randomised body?)")
+            return (f"{RANDOM_BODY}: its body differs from every recorded request to this URL, "
+                    "even under the ignore rules")
         return "no recorded request has this method and URL, even under the ignore rules"

@@ -6,7 +6,8 @@ context's events cover every page and frame, cross-origin iframes included; an
 HTTP redirect is one request per hop, each recorded with its 3xx status and
 ``Location`` header, so a replay walks the same chain. Requests that failed (a
 navigation the domain lock blocked, a refused connection) have no response and are
-not recorded: the replay fails them again.
+not recorded: the replay fails them again. A response the browser took from its cache
+has no body left to read; it is the body recorded for that URL before.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ class Recorder:
     manifest: Manifest
     rules: Rules
     _order: dict[Request, int] = field(default_factory=dict)
+    _stored: set[Request] = field(default_factory=set)
+    _last_body: dict[tuple[str, str], str] = field(default_factory=dict)  # (method, URL) → hash
     _pending: set[asyncio.Future[None]] = field(default_factory=set)
 
     def attach(self, context: BrowserContext) -> None:
@@ -38,9 +41,12 @@ class Recorder:
     def _started(self, request: Request) -> None:
         if not self.rules.is_passthrough(request.url):
             self._order[request] = len(self._order)
+        if request.redirected_from is not None:  # its hop never fires requestfinished
+            self._finished(request.redirected_from)
 
     def _finished(self, request: Request) -> None:
-        if request in self._order:
+        if request in self._order and request not in self._stored:
+            self._stored.add(request)
             task = asyncio.ensure_future(self._store(request))
             self._pending.add(task)
             task.add_done_callback(self._pending.discard)
@@ -52,11 +58,16 @@ class Recorder:
             return
         if response is None:
             return
+        key = (request.method, request.url)
         body = await _body(response)
-        if body is None:
+        if body is None and key in self._last_body:
+            digest = self._last_body[key]  # a cache hit: the browser did not keep its copy
+        elif body is None:
             self.manifest.limits.append(Limit(kind="body_lost", url=request.url,
                                               detail="the browser no longer had the body"))
-            body = b""
+            return
+        else:
+            digest = self._last_body[key] = self.snapshot.put(body)
         post = request.post_data_buffer
         self.manifest.entries.append(Entry(
             order=self._order[request], method=request.method, url=request.url,
@@ -65,7 +76,7 @@ class Recorder:
             request_type=(await request.all_headers()).get("content-type", "") if post else "",
             status=response.status, status_text=response.status_text,
             headers=kept_headers(await response.all_headers()),
-            body=self.snapshot.put(body), size=len(body)))
+            body=digest, size=(self.snapshot.bodies / digest).stat().st_size))
 
     async def close(self) -> None:
         """Wait for responses still being stored, then write the manifest."""

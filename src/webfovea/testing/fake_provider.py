@@ -238,6 +238,16 @@ class FakeProvider:
         self._closing.wait(stall)
         return self._checked(request, failure) or self._reply(request, number)
 
+    def _listing(self, path: str) -> _Response:
+        """``GET /v1/models`` as both APIs answer it: the served models (``models``; an
+        empty list when any name is accepted). Other paths: 404."""
+        if path.split("?", 1)[0] != "/v1/models":
+            return _error("openai", 404, f"no route for GET {path}")
+        names = sorted(self.models or ())
+        return _Response(200, {"object": "list", "has_more": False,
+                               "data": [{"id": n, "object": "model", "type": "model"}
+                                        for n in names]})
+
     def _checked(self, request: FakeRequest, failure: _Failure | None) -> _Response | None:
         if failure is not None:
             return _injected(request.provider, failure)
@@ -303,7 +313,8 @@ def _block(role: str, part: Mapping[str, Any], first: bool, tokens: int) -> Bloc
     """A content part as the prompt cache sees it: its exact JSON without the marker."""
     bare = {k: v for k, v in part.items() if k != "cache_control"}
     key = json.dumps([role, first, bare], sort_keys=True)
-    return Block(hashlib.sha256(key.encode()).hexdigest(), tokens, "cache_control" in part)
+    return Block(hashlib.sha256(key.encode()).hexdigest(), tokens, "cache_control" in part, role,
+                 first)
 
 
 def _system_blocks(system: object) -> list[Block]:
@@ -475,7 +486,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        response = self.server.provider._answer(self.path, dict(self.headers.items()), raw)
+        self._send(self.server.provider._answer(self.path, dict(self.headers.items()), raw))
+
+    def do_GET(self) -> None:
+        self._send(self.server.provider._listing(self.path))
+
+    def _send(self, response: _Response) -> None:
         payload = response.payload
         body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
         try:

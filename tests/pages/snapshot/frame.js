@@ -1,0 +1,1 @@
+document.getElementById("inside").textContent = "Platform B is step-free";

@@ -1,0 +1,2 @@
+fetch("count").then(function (r) { return r.text(); })
+  .then(function (n) { document.getElementById("count").textContent = n; });
