@@ -94,7 +94,9 @@
     for (const [v, m] of noise) {
       const s = w.stats.get(v);
       const limit = s.max * (1 + span / Math.max(s.gap, BURST_GAP)) + 2;
-      if (m.input || m.weight > limit) {
+      // Input-caused only where the action aimed: a hover's window ends with its task, and
+      // a clock's timer may fire inside it.
+      if ((m.input && aimedAt(elementOf(v))) || m.weight > limit) {
         found.push([elementOf(v), m]);
         continue;
       }
