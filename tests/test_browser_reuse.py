@@ -44,9 +44,10 @@ def test_a_reused_browser_leaks_nothing_between_tasks(site: LocalServer, tmp_pat
         {"id": f"s{i}", "instruction": "visit", "url": site.url("storage.html"), "answer": "x"}
         for i in range(4)])
     seen_browsers: set[int] = set()
+    others = set(browser_pids(os.getpid()))  # e.g. the test session's shared browser
 
     def note_browsers(instruction: str, step: int) -> None:
-        seen_browsers.update(browser_pids(os.getpid()))
+        seen_browsers.update(set(browser_pids(os.getpid())) - others)
 
     with provider(TaskPolicy({"visit": [finish("x")]}, on_request=note_browsers)) as fp:
         code = run_cli(["bench", str(tasks), "--out", str(tmp_path / "run"), "--workers", "2",
