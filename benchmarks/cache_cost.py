@@ -22,7 +22,7 @@ from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig, BrowserConfig, Size
 from webfovea.cost_cli import load_task
-from webfovea.models.estimate import layout_cost
+from webfovea.estimate import layout_cost
 from webfovea.models.loader import load_model
 from webfovea.models.prices import find_price
 from webfovea.task import Task

@@ -27,9 +27,9 @@ from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig, BrowserConfig
 from webfovea.models.scripted import ScriptedModel
+from webfovea.rundir import read_steps
 from webfovea.task import Task
 from webfovea.testing.local_server import LocalServer
-from webfovea.rundir import read_steps
 
 STAGES = ("capture", "encode", "prompt", "parse", "execute", "settle", "fingerprints",
           "trajectory_write")

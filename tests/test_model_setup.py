@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from webfovea.calibrate import COLOURS, MARKERS
-from webfovea.cli import agent_config, build_parser
-from webfovea.config import SmartResize
+from webfovea.cli import build_parser
+from webfovea.config import AgentConfig, SmartResize
 from webfovea.errors import ConfigError
 from webfovea.models.preflight import preflight
+from webfovea.options import RunFlags, flags_from
 from webfovea.profiles import ConfigFile, builtin_profiles, load_config, resolve
 from webfovea.testing import FakeProvider
 from webfovea.testing.fake_provider import FakeRequest, ScriptedPolicy
@@ -35,6 +36,11 @@ temperature = 0.2
 input = 0.5
 output = 1.5
 """
+
+
+def agent_config(ns: argparse.Namespace) -> AgentConfig:
+    """The agent configuration ``run`` builds from its command line."""
+    return RunFlags(**flags_from(ns)).options().agent
 
 
 def _ns(*argv: str) -> argparse.Namespace:

@@ -27,9 +27,9 @@ from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
 from webfovea.guard import Guard
 from webfovea.models.scripted import ScriptedModel
+from webfovea.sites import UNMATCHED_FILE, SiteOptions
 from webfovea.snapshot.manifest import Snapshot
 from webfovea.snapshot.match import RANDOM_BODY
-from webfovea.snapshot.records import UNMATCHED_FILE, SiteOptions
 from webfovea.snapshot.rules import Rules
 from webfovea.snapshot.session import SiteSession
 from webfovea.task import Task

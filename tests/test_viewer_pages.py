@@ -183,6 +183,24 @@ async def test_task_page_follows_the_step_in_the_address(browser: BrowserSession
         assert problems == []
 
 
+async def test_task_page_shows_what_the_step_sent_the_model(browser: BrowserSession,
+                                                             runs: Path) -> None:
+    view(runs / "b")
+    page_file = runs / "b" / "tasks" / "reveal" / "view.html"
+    async with opened(browser, page_file, "#step-2") as (page, problems):
+        sent = page.locator("#step-2 details.sent")
+        await sent.locator("summary").click()
+        assert "(2 screenshots)" in await sent.locator("summary").inner_text()
+        links = sent.locator("li a")
+        assert await links.evaluate_all("as => as.map(a => a.getAttribute('href'))") == [
+            "#step-1", "#step-2"]
+        prompt = await sent.locator("pre").inner_text()
+        steps = [json.loads(line) for line in (runs / "b" / "tasks" / "reveal" / "steps.jsonl")
+                 .read_text().splitlines()]
+        assert steps[0]["note"][:40] in prompt  # step 2's prompt carries the note on step 1
+        assert problems == []
+
+
 async def test_zoom_shows_the_full_size_screenshot_with_its_marks(browser: BrowserSession,
                                                                    runs: Path) -> None:
     view(runs / "a")

@@ -157,6 +157,10 @@ class _Run:
         record.model_seconds = time.monotonic() - t_model
         record.raw_reply, record.usage = reply.text, self.usage_record(reply.usage)
         record.request = sent_summary(request)
+        # What the viewer shows as sent: this step's own prompt text, and which steps'
+        # screenshots rode along (by step number: the images are in screens/, not copied).
+        record.request.update(image_steps=[s.step for s in self.shown],
+                              turn_text=request.turns[-1].text if request.turns else "")
         note = await self.act(reply.text, record, screen)
         record.note, record.outcome = note.text, note.outcome
         record.guardrail, record.frame, record.details = note.guardrail, note.frame, note.details

@@ -8,8 +8,25 @@ from typing import Literal
 
 from .domains import normalise_domain
 from .errors import ConfigError
-from .models.prices import Price
-from .snapshot.records import SiteOptions
+from .sites import SiteOptions
+
+
+@dataclass(frozen=True)
+class Price:
+    """USD per million tokens."""
+
+    input: float
+    output: float
+    cache_read: float
+    cache_write: float
+
+    def cost(self, *, input_tokens: int, output_tokens: int, cache_read_tokens: int = 0,
+             cache_write_tokens: int = 0) -> float:
+        return (input_tokens * self.input + output_tokens * self.output
+                + cache_read_tokens * self.cache_read
+                + cache_write_tokens * self.cache_write) / 1e6
+
+
 
 CoordSpace = Literal["image", "norm1000", "smart_resize"]
 COORD_SPACES: tuple[CoordSpace, ...] = ("image", "norm1000", "smart_resize")

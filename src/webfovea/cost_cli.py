@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .config import AgentConfig
 from .errors import ConfigError
-from .models.estimate import LayoutCost, StepSent, layout_cost
+from .estimate import LayoutCost, StepSent, layout_cost
 from .models.prices import Price, cost_text, find_price
 from .rundir import read_result, read_steps
 

@@ -24,7 +24,7 @@ from .config import (
     Size,
 )
 from .errors import ConfigError
-from .snapshot.records import SiteOptions
+from .sites import SiteOptions
 
 _AGENT, _BROWSER = AgentConfig(), BrowserConfig()
 MODEL_HINT = ("give --model (openai:<name>, anthropic:<name>, oracle or scripted:<file>), or "

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .snapshot.records import SiteRecord
+from .sites import SiteRecord
 
 Outcome = Literal["changed", "no_change", "unknown", "refused", "error", "parse_error", "answer"]
 

@@ -14,9 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from playwright.async_api import Playwright, async_playwright
-
-from ..browser.session import BrowserSession
+from ..browser.session import BrowserSession, Driver, shared_driver
 from ..errors import BrowserError
 from ..task import Task
 from ..trajectory import ResultRecord
@@ -42,13 +40,13 @@ async def run_local(tasks: Sequence[Task], job: Job, *, workers: int, task_dir: 
                     hooks: Hooks) -> None:
     queue = deque(tasks)
     count = max(1, min(workers, len(tasks)))
-    async with async_playwright() as driver:
+    async with shared_driver() as driver:
         await asyncio.gather(*(_worker(i, queue, job, task_dir, hooks, driver)
                                for i in range(count)))
 
 
 async def _worker(slot: int, queue: deque[Task], job: Job, task_dir: TaskDir,
-                  hooks: Hooks, driver: Playwright) -> None:
+                  hooks: Hooks, driver: Driver) -> None:
     name = f"local-{slot + 1}"
     session = BrowserSession(job.browser_for(slot), driver=driver)
     try:

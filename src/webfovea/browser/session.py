@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 
 from playwright.async_api import (
@@ -114,6 +115,15 @@ class BrowserSession:
         except PlaywrightError as e:
             raise BrowserError(f"could not open a browser context: {e.message}") from e
         return Tabs(context, page)
+
+
+Driver = Playwright  # what shared_driver() yields, for the bench's workers
+
+
+def shared_driver() -> AbstractAsyncContextManager[Playwright]:
+    """One Playwright driver that several sessions share (``BrowserSession(driver=...)``):
+    a bench's workers in one process need one driver, not one each."""
+    return async_playwright()
 
 
 async def _start_playwright() -> Playwright:

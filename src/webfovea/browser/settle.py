@@ -11,17 +11,28 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from playwright.async_api import BrowserContext, Frame, Page
+from playwright.async_api import BrowserContext, Frame, Page, Request
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import BrowserError
 from .scripts import js, watched
 
-if TYPE_CHECKING:
-    from .session import Tabs
+
+class Tabs(Protocol):
+    """What settling reads of a task's tabs (``session.Tabs``; a protocol, so the session,
+    which settles its entry page, and this module do not import each other)."""
+
+    @property
+    def page(self) -> Page: ...
+
+    @property
+    def inflight(self) -> Mapping[Request, float]: ...
+
+    def gone(self) -> bool: ...
 
 REQUEST_GRACE = 2.0  # seconds: an older request in flight is a long poll, not a reaction
 POPUP_WAIT = 1.0  # seconds for a tab the page asked to open to reach the browser

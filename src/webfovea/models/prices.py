@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from webfovea.config import Price as Price  # re-exported: the table's entries
 from webfovea.errors import ConfigError
 
 if sys.version_info >= (3, 11):
@@ -18,22 +18,6 @@ else:
     import tomli as tomllib
 
 FIELDS = ("input", "output", "cache_read", "cache_write")
-
-
-@dataclass(frozen=True)
-class Price:
-    """USD per million tokens."""
-
-    input: float
-    output: float
-    cache_read: float
-    cache_write: float
-
-    def cost(self, *, input_tokens: int, output_tokens: int, cache_read_tokens: int = 0,
-             cache_write_tokens: int = 0) -> float:
-        return (input_tokens * self.input + output_tokens * self.output
-                + cache_read_tokens * self.cache_read
-                + cache_write_tokens * self.cache_write) / 1e6
 
 
 def price_from(name: str, entry: Mapping[str, Any]) -> Price:

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from .manifest import Limit, Manifest, Snapshot
+from ..sites import UNMATCHED_FILE, Limit, Unmatched
+from .manifest import Manifest, Snapshot
 from .match import RANDOM_BODY
-from .records import UNMATCHED_FILE, Unmatched
 
 Handler = Callable[[argparse.Namespace], int]
 

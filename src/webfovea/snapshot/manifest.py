@@ -12,12 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, ValidationError
 
 from ..errors import ConfigError
+from ..sites import Limit
 
 MANIFEST = "manifest.json"
 BODIES = "bodies"
@@ -29,7 +29,6 @@ DROPPED_HEADERS = frozenset({"content-encoding", "content-length", "transfer-enc
 
 # websocket/webrtc/service_worker: seen by the page script while recording; body_lost: the
 # browser had dropped a body before it could be stored; random_body: found by a replay.
-LimitKind = Literal["websocket", "webrtc", "service_worker", "body_lost", "random_body"]
 
 
 class Entry(BaseModel):
@@ -51,14 +50,6 @@ class Entry(BaseModel):
     def origin(self) -> str:
         parts = urlsplit(self.url)
         return f"{parts.scheme}://{parts.netloc}"
-
-
-class Limit(BaseModel):
-    """Something the page did that a snapshot cannot replay."""
-
-    kind: LimitKind
-    url: str = ""
-    detail: str = ""
 
 
 class Manifest(BaseModel):

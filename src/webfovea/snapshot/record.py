@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from playwright.async_api import BrowserContext, Request, Response
 from playwright.async_api import Error as PlaywrightError
 
-from .manifest import Entry, Limit, Manifest, Snapshot, kept_headers
+from ..sites import Limit
+from .manifest import Entry, Manifest, Snapshot, kept_headers
 from .rules import Rules
 
 

@@ -26,9 +26,9 @@ from typing import Any
 from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
+from ..sites import SiteRecord, Unmatched
 from .manifest import Manifest, Snapshot
 from .match import Matcher, Request
-from .records import SiteRecord, Unmatched
 from .relay import Relay
 from .rules import Rules
 

@@ -20,9 +20,9 @@ from ..browser.domain_lock import Downstream
 from ..browser.scripts import js
 from ..browser.session import Tabs
 from ..errors import ConfigError
-from .manifest import Limit, Manifest, Snapshot
+from ..sites import UNMATCHED_FILE, Limit, SiteOptions, SiteRecord
+from .manifest import Manifest, Snapshot
 from .record import Recorder
-from .records import UNMATCHED_FILE, SiteOptions, SiteRecord
 from .relay import Relay
 from .replay import Replayer
 from .rules import load_rules

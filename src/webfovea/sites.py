@@ -10,10 +10,17 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .manifest import Limit
-
 SiteMode = Literal["live", "record", "replay"]
+LimitKind = Literal["websocket", "webrtc", "service_worker", "body_lost", "random_body"]
 UNMATCHED_FILE = "snapshot_unmatched.jsonl"
+
+
+class Limit(BaseModel):
+    """Something the page did that a snapshot cannot replay."""
+
+    kind: LimitKind
+    url: str = ""
+    detail: str = ""
 
 
 @dataclass(frozen=True)
