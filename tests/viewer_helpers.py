@@ -57,7 +57,7 @@ def note(req: FakeRequest) -> str:
 def reveal_policy(req: FakeRequest) -> str:
     """Click 'Reveal total'; read the total once the click took effect; answer it."""
     said = note(req)
-    if "48,210" in said:
+    if said.startswith("The read_text") and "48,210" in said:
         return reply("finished(content='48,210')", "The total is 48,210.")
     if said.startswith("The click") and "took effect" in said:
         return reply("read_text(label='Total')", "The total should be showing now.")
@@ -70,7 +70,7 @@ def search_policy(content: str) -> Callable[[FakeRequest], str]:
 
     def policy(req: FakeRequest) -> str:
         said = note(req)
-        if "Price: 1,234" in said:
+        if said.startswith("The read_text") and "Price: 1,234" in said:
             return reply("finished(content='1,234')", "The laptop costs 1,234.")
         if said.startswith("The fill"):
             return reply("read_text(label='Price')", "The results should be listed now.")

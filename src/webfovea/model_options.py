@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import sys
+import logging
 
 from .models.preflight import preflight
 
@@ -13,5 +13,5 @@ def preflight_or_skip(model: str, base_url: str | None, *, skip: bool = False) -
     if skip:
         return
     said = preflight(model, base_url)
-    if said:
-        print(f"pre-flight: {said}", file=sys.stderr)
+    if said:  # what was checked, for a log; the terminal stays for the steps
+        logging.getLogger("webfovea.preflight").debug("pre-flight: %s", said)

@@ -63,7 +63,10 @@ def cmd_miniwob(ns: argparse.Namespace) -> int:
         missing = [t for t in tasks if t not in POLICIES]
         if missing:
             raise ConfigError(f"{ORACLE} has no policy for: {', '.join(missing)}")
-    options = RunFlags(**flags_from(ns)).options()
+    flags = flags_from(ns)
+    if ns.model == ORACLE:  # a policy of this command's own, not a model profile or spec
+        flags["model"] = "oracle"
+    options = RunFlags(**flags).options()
     settings = Settings(tasks=tuple(tasks), episodes=ns.episodes, seed=ns.seed, model=ns.model,
                         base_url=ns.base_url, time_limit_scale=ns.time_limit_scale,
                         workers=ns.workers, agent=options.agent, browser=options.browser)
