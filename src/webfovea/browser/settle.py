@@ -53,10 +53,13 @@ async def instrument(context: BrowserContext) -> None:
 
 
 async def settle_frame(frame: Frame, cap: float) -> dict[str, Any] | None:
-    """One frame's settle; None when the frame went away or navigated meanwhile."""
+    """One frame's settle; None when the frame went away or navigated meanwhile, or its
+    script never yields (an endless ``confirm()`` loop): the page-side wait ends at ``cap``,
+    so a reply later than that will not come."""
     try:
-        result: dict[str, Any] = await frame.evaluate(watched("settle"), {"capMs": cap * 1000})
-    except PlaywrightError:
+        result: dict[str, Any] = await asyncio.wait_for(
+            frame.evaluate(watched("settle"), {"capMs": cap * 1000}), cap + 1.0)
+    except (PlaywrightError, asyncio.TimeoutError):
         return None
     return result
 
