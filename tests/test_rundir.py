@@ -28,7 +28,8 @@ from webfovea.testing import FakeProvider, FakeRequest, LocalServer
 TASKS = [  # id, instruction, reference, tags, policy
     ("t-reveal", "Reveal the total.", "48,210", ["shop", "easy"], reveal_policy),
     ("t-wrong", "Guess the total.", "48,210", ["shop"],
-     lambda req: reply(click(REVEAL)) if "Step 1:" not in req.turns[0].text
+     # The first step clicks; once a reply of its own is in the history, it guesses.
+     lambda req: reply(click(REVEAL)) if not any(t.role == "assistant" for t in req.turns)
      else reply("finished(content='41,800')", "The total must be 41,800.")),
     ("t-search", "Search the laptop.", "1,234", ["search"], search_policy("laptop\\n")),
     ("t-stuck", "Wait forever.", "1", [], lambda req: WAIT),
@@ -158,7 +159,7 @@ def trials(pages: LocalServer, tmp_path_factory: pytest.TempPathFactory) -> Iter
     starts: list[int] = []
 
     def flip(req: FakeRequest) -> str:
-        if "Step 1:" not in req.turns[0].text:
+        if not any(t.role == "assistant" for t in req.turns):  # a trial's first step
             starts.append(1)
             return reply(click(REVEAL))
         return finish("48,210" if len(starts) == 1 else "41,800")
