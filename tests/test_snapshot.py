@@ -23,9 +23,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from webfovea.agent import run_task
+from webfovea.browser.domain_lock import DomainLock
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
-from webfovea.guard import Guard
 from webfovea.models.scripted import ScriptedModel
 from webfovea.sites import UNMATCHED_FILE, SiteOptions
 from webfovea.snapshot.manifest import Snapshot
@@ -201,19 +201,18 @@ async def test_replay_keeps_the_domain_lock_and_lists_what_it_cannot_answer(
     out.mkdir()
     session = SiteSession(SiteOptions("replay", str(snap)), "t", entry, out)
     tabs = await browser.new_tabs()
-    guard = Guard(AgentConfig())
     try:
-        await guard.install(tabs, entry, downstream=await session.attach(tabs))
+        lock = await DomainLock.for_task(tabs, entry, AgentConfig().allow_domains,
+                                         downstream=await session.attach(tabs))
         await tabs.open(entry)
         outside = frame_site.url("frame.html")
         await tabs.page.evaluate("url => { location.href = url; }", outside)
-        assert guard.lock is not None
         for _ in range(200):  # the lock answers asynchronously; a loaded machine is slow
-            if guard.lock.blocked:
+            if lock.blocked:
                 break
             await asyncio.sleep(0.05)
         assert tabs.page.url == entry
-        assert [(b.kind, b.url) for b in guard.lock.blocked] == [("navigation", outside)]
+        assert [(b.kind, b.url) for b in lock.blocked] == [("navigation", outside)]
         assert frame_site.hits == 0
         missing = site.url("clock.html?page=2")
         response = await tabs.page.goto(missing)
