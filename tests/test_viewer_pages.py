@@ -154,7 +154,7 @@ async def test_index_sorts_filters_and_charts(browser: BrowserSession, runs: Pat
         assert "1 of 3 tasks shown" in await page.get_by_role("status").inner_text()
 
         by_tag = page.locator("svg[aria-label='Success by tag (± standard error)']")
-        labels = await by_tag.locator("text").all_inner_texts()
+        labels = await by_tag.locator("text").all_text_contents()
         assert "shop" in labels and "100% ± 0% (2/2)" in labels and "0% ± 0% (0/1)" in labels
         assert XSS_TAG in labels  # the tag's markup drawn as text
         assert re.search(r"tokens [\d,]+ in / [\d,]+ out", await page.locator(".headline").inner_text())
