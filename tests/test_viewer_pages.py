@@ -13,13 +13,14 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 
 import pytest
 from playwright.async_api import Page, expect
 
+import viewer_helpers as helpers
 from viewer_helpers import BAIT, HELP, REVEAL, click, reply, reveal_policy, search_policy
 from webfovea.browser.session import BrowserSession
 from webfovea.testing import FakeProvider, FakeRequest, ScriptedPolicy
@@ -90,22 +91,10 @@ def runs(pages: LocalServer, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     yield root
 
 
-@asynccontextmanager
-async def opened(browser: BrowserSession, page_file: Path, fragment: str = ""
-                 ) -> AsyncIterator[tuple[Page, list[str]]]:
-    """The page loaded from disk; the list collects console errors and failed loads."""
-    context = await browser.browser.new_context(viewport={"width": 1400, "height": 900})
-    page = await context.new_page()
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning")
-            else None)
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("requestfailed", lambda r: problems.append(f"failed to load {r.url}"))
-    try:
-        await page.goto(page_file.as_uri() + fragment)
-        yield page, problems
-    finally:
-        await context.close()
+def opened(browser: BrowserSession, page_file: Path, fragment: str = ""
+           ) -> AbstractAsyncContextManager[tuple[Page, list[str]]]:
+    """The page loaded from disk in a 1400x900 window (console errors and failed loads kept)."""
+    return helpers.opened(browser, page_file, fragment, height=900)
 
 
 async def inert(page: Page) -> None:

@@ -113,9 +113,10 @@ async def record(browser: BrowserSession, server: LocalServer, out: Path,
 
 
 @asynccontextmanager
-async def opened(browser: BrowserSession, report: Path) -> AsyncIterator[tuple[Page, list[str]]]:
-    """The report loaded from disk; the list collects console errors and failed loads."""
-    context = await browser.browser.new_context(viewport={"width": 1400, "height": 1000})
+async def opened(browser: BrowserSession, report: Path, fragment: str = "", *, height: int = 1000
+                 ) -> AsyncIterator[tuple[Page, list[str]]]:
+    """The page loaded from disk; the list collects console errors and failed loads."""
+    context = await browser.browser.new_context(viewport={"width": 1400, "height": height})
     page = await context.new_page()
     problems: list[str] = []
     page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning")
@@ -123,7 +124,7 @@ async def opened(browser: BrowserSession, report: Path) -> AsyncIterator[tuple[P
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.on("requestfailed", lambda r: problems.append(f"failed to load {r.url}"))
     try:
-        await page.goto(report.as_uri())
+        await page.goto(report.as_uri() + fragment)
         yield page, problems
     finally:
         await context.close()
