@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import re
 import sqlite3
 import subprocess
 import tempfile
@@ -273,7 +274,9 @@ def test_a_hanging_page_gets_time_limit_and_the_run_goes_on(site: LocalServer,
     assert code == 0
     rows = {r.task_id: r for r in Store.open_existing(tmp_path / "run").rows()}
     assert rows["hang"].status == "time_limit"
-    assert "hard limit of 5 s" in (rows["hang"].error or "")
+    # Either the task's own limit ends it (a busy page's calls were cancelled) or, when even
+    # cancelling hangs, the bench's hard limit does; both say which limit it was.
+    assert re.search(r"time limit of 3 s|hard limit of 5 s", rows["hang"].error or "")
     assert (rows["after"].status, rows["after"].correct) == ("finished", True)
     assert seconds < 25
 

@@ -116,6 +116,9 @@ class _Run:
             if self.result.status != "running":
                 return
         self.result.status = stop
+        if stop == "time_limit":  # said like the time limit that runs out inside a step
+            self.result.error = (f"the time limit of {self.config.time_limit:g} s ran out "
+                                 f"before step {step + 1}")
 
     async def step(self, step: int) -> StepRecord:
         with Stages().active() as stages:
