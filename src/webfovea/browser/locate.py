@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from playwright.async_api import ElementHandle, FloatRect, Frame, Page
 
+from ..evidence import Target
 from .scripts import js
 
 MAX_FRAME_DEPTH = 6
@@ -68,6 +69,14 @@ class Hit:
             parts.append(f"\"{i['text'][:60]}\"")
         clickable = "clickable" if i["clickable"] else "not clickable"
         return f"{' '.join(parts)}{where} ({clickable})"
+
+    def target(self) -> Target:
+        """What feedback needs to know of the element, as data."""
+        select = self.info.get("select") if self.info else None
+        return Target(self.describe(), clickable=bool(self.info and self.info["clickable"]),
+                      graphic=bool(self.graphic),
+                      frame=short_url(self.frame.url) if self.in_child_frame else None,
+                      options=tuple(select["options"]) if select else None)
 
 
 async def hit_test(page: Page, x: float, y: float) -> Hit:
