@@ -8,7 +8,7 @@ from typing import Any, Literal
 from playwright.async_api import ElementHandle, FloatRect, Frame, Page
 
 from ..evidence import Target
-from .scripts import js
+from .scripts import at_point, js
 
 MAX_FRAME_DEPTH = 6
 
@@ -91,6 +91,6 @@ async def hit_test(page: Page, x: float, y: float) -> Hit:
             break
         box = await element.evaluate(js("content_box"))
         lx, ly, frame = lx - box["left"], ly - box["top"], child
-    info = await frame.evaluate(js("describe_at"), {"x": lx, "y": ly})
+    info = await frame.evaluate(at_point("describe_at"), {"x": lx, "y": ly})
     return Hit(frame=frame, x=lx, y=ly, element=element, info=info, page_x=float(x),
                page_y=float(y))
