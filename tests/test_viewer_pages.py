@@ -337,7 +337,8 @@ def test_score_and_compare_draw_their_numbers(runs: Path, tmp_path: Path) -> Non
     compared = json.loads(webfovea("compare", str(runs / "a"), str(runs / "b"), "--format",
                                    "json", "--chart", str(tmp_path / "ab.svg")).stdout)
     texts = chart_texts(tmp_path / "ab.svg")
-    moved = dict(zip(texts[texts.index("fixed"):][::2], texts[texts.index("fixed") + 1:][::2]))
+    after = texts[texts.index("fixed"):]  # each bar: its label, then its caption (the count)
+    moved = dict(zip(after[::2], after[1::2], strict=False))
     assert moved["fixed"] == str(len(compared["fixed"]))
     assert moved["broken"] == str(len(compared["broken"]))
 
