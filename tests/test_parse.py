@@ -368,10 +368,13 @@ def test_only_text_is_accepted() -> None:
     ids=lambda r: repr(r[:24]),
 )
 def test_pathological_replies_are_handled_in_linear_time(reply: str) -> None:
+    # Not a speed target (benchmarks hold those): a guard against catastrophic backtracking,
+    # which on inputs this long takes minutes, where linear parsing takes milliseconds even
+    # on a loaded machine. The bound sits far from both.
     started = time.perf_counter()
     with pytest.raises(ParseError) as info:
         parse_reply(reply)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 15.0
     assert len(str(info.value)) < 400  # the model's junk is not echoed back at length
 
 
