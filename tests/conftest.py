@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+from hypothesis import settings
 
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
@@ -15,6 +16,11 @@ from webfovea.config import AgentConfig, BrowserConfig
 from webfovea.testing.local_server import LocalServer
 
 PAGES = Path(__file__).parent / "pages"
+
+# Hypothesis' per-example deadline is a timing assertion, and one slow example on a loaded
+# machine fails a property that holds; speed lives in the benchmarks.
+settings.register_profile("webfovea", deadline=None)
+settings.load_profile("webfovea")
 
 
 @pytest_asyncio.fixture(scope="session", loop_scope="session")

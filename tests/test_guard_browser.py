@@ -9,6 +9,7 @@ and records every request each site received.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -130,8 +131,19 @@ SELF_STARTED = ("meta", "timer")
 async def test_no_way_out_lands_on_the_other_site(
         browser: BrowserSession, sites: tuple[Site, Site], tmp_path: Path) -> None:
     ours, other = sites
-    replies = [click_way(top) for top in WAYS.values()]
-    policy = ScriptedPolicy([*replies, act("finished(content='42')")])
+    replies = ScriptedPolicy([*[click_way(top) for top in WAYS.values()],
+                              act("finished(content='42')")])
+
+    asked: list[FakeRequest] = []
+
+    def policy(request: FakeRequest) -> str:
+        # A model thinks before its first answer; the page's own meta refresh and timer fire
+        # meanwhile. (A click first would cancel the pending refresh, as it would for a person.)
+        if not asked:
+            time.sleep(1.5)
+        asked.append(request)
+        return replies(request)
+
     result, steps, fp = await _run(browser, tmp_path, ours.url("entry.html"), policy)
 
     assert result.status == "finished", result.error
