@@ -504,6 +504,11 @@ def _choose_date(v: View, m: Memory) -> Move:
     field_ = v.need("input", id="datepicker")  # read-only: only the calendar sets it
     if field_.value == f"{month:02d}/{day:02d}/{year}":
         return submit(v)
+    return calendar(v, field_, month, day, year)
+
+
+def calendar(v: View, field_: El, month: int, day: int, year: int) -> Move:
+    """The next move towards a date in a jQuery UI date picker bound to ``field_``."""
     shown_month, shown_year = v.first("span", cls="ui-datepicker-month"), v.first(
         "span", cls="ui-datepicker-year")
     if shown_month is None or shown_year is None:
@@ -543,3 +548,7 @@ def _search_engine(v: View, m: Memory) -> Move:
     if link is None:
         raise Stuck(f"no page link {page}")
     return click(link, f"page {page} of the results")
+
+
+# More plans register themselves into POLICIES (they build on the helpers above).
+from . import policies_apps, policies_widgets  # noqa: E402, F401

@@ -12,6 +12,9 @@
     const r = el.getBoundingClientRect();
     const style = getComputedStyle(el);
     if (r.width === 0 || r.height === 0 || style.visibility === "hidden" || style.display === "none") continue;
+    // Whether the element is what a click at its centre lands on (not clipped by a scroll
+    // box, not covered): what a model sees as "on screen".
+    const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     const own = squash(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.nodeValue).join(" "));
     out.push({
       i: out.length,
@@ -28,6 +31,7 @@
       options: el.tagName === "SELECT" ? Array.from(el.options).map((o) => squash(o.text)) : [],
       scrollTop: el.scrollTop, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight,
       focused: document.activeElement === el,
+      hit: Boolean(at) && (at === el || el.contains(at)),
       attrs: Object.fromEntries(["data-wob_ref", "data-result", "aria-expanded", "aria-selected", "href", "title", "style"]
         .filter((a) => el.hasAttribute(a)).map((a) => [a, el.getAttribute(a)])),
     });
@@ -40,6 +44,11 @@
     selection: String(getSelection()),
     elements: out,
     // click-checkboxes-soft asks for synonyms: its own table stands in for a model's vocabulary.
-    extra: { synonyms: typeof SYNONYMS === "undefined" ? null : SYNONYMS },
+    // use-colorwheel names a colour: the page's name table stands in for a model's knowledge.
+    extra: {
+      synonyms: typeof SYNONYMS === "undefined" ? null : SYNONYMS,
+      colours: typeof ui_utils === "undefined" || !ui_utils.COLORS ? null
+        : Object.fromEntries(ui_utils.COLORS.map((c) => [c, ui_utils.colorNameToHex(c)])),
+    },
   };
 }
