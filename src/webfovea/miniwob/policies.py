@@ -176,7 +176,7 @@ def _click_tab_2(v: View, m: Memory) -> Move:
 
 
 def _wanted_names(v: View) -> list[str]:
-    match = re.match(r"Select (.*) and click Submit\.?$", v.utterance)
+    match = re.match(r"Select (?:words similar to )?(.*) and click Submit\.?$", v.utterance)
     if match is None:
         raise Stuck(f"unexpected utterance {v.utterance!r}")
     text = match.group(1)
