@@ -32,6 +32,16 @@ class El:
     def centre(self) -> tuple[float, float]:
         return self.x + self.w / 2, self.y + self.h / 2
 
+    @property
+    def shown(self) -> bool:
+        """A click somewhere on the element lands on it (not scrolled away, not covered)."""
+        return self.spot is not None
+
+    @property
+    def aim(self) -> tuple[float, float]:
+        """Where to click it: the centre, or a visible part when something covers the centre."""
+        return (float(self.spot[0]), float(self.spot[1])) if self.spot else self.centre
+
     def at(self, fx: float, fy: float = 0.5) -> tuple[float, float]:
         """A point at a fraction of the box (0,0 top-left)."""
         return self.x + self.w * fx, self.y + self.h * fy
@@ -97,7 +107,7 @@ class Stuck(Exception):
 
 
 def click(e: El, what: str, point: tuple[float, float] | None = None) -> Move:
-    return Move("click", f"Click {what}.", {"start_box": point or e.centre})
+    return Move("click", f"Click {what}.", {"start_box": point or e.aim})
 
 
 def fill(e: El, text: str, what: str) -> Move:
@@ -133,6 +143,24 @@ def _click_test(v: View, m: Memory) -> Move:
 @policy("click-button")
 def _click_button(v: View, m: Memory) -> Move:
     return click(v.need("button", own=v.quoted()), f"the \"{v.quoted()}\" button")
+
+
+@policy("click-test-transfer")
+def _click_test_transfer(v: View, m: Memory) -> Move:
+    label = re.search(r"Click button (\w+)", v.utterance)
+    if label is None:
+        raise Stuck(f"unexpected utterance {v.utterance!r}")
+    return click(v.need("button", own=label.group(1)), f"button {label.group(1)}")
+
+
+@policy("click-button-sequence")
+def _click_button_sequence(v: View, m: Memory) -> Move:
+    order = re.findall(r"button (\w+)", v.utterance)
+    done = int(m.get("clicked", 0))
+    if done >= len(order):
+        raise Stuck("every button was clicked and the episode goes on")
+    m["clicked"] = done + 1
+    return click(v.need("button", own=order[done]), f"button {order[done]}")
 
 
 @policy("click-link")
@@ -217,7 +245,7 @@ def _click_option(v: View, m: Memory) -> Move:
     return _toggle_boxes(v, lambda text: text in names, "radio")
 
 
-@policy("click-collapsible")
+@policy("click-collapsible", "click-collapsible-nodelay")
 def _click_collapsible(v: View, m: Memory) -> Move:
     header = v.need("h3")
     if header.attrs.get("aria-expanded") != "true":
@@ -261,7 +289,7 @@ def _fill_then_submit(v: View, pairs: list[tuple[El, str, str]]) -> Move:
     return submit(v)
 
 
-@policy("enter-text")
+@policy("enter-text", "enter-text-dynamic")
 def _enter_text(v: View, m: Memory) -> Move:
     return _fill_then_submit(v, [(v.need("input", id="tt"), v.quoted(), "the text field")])
 

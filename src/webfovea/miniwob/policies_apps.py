@@ -110,16 +110,16 @@ def _social_media(v: View, m: Memory) -> Move:
         target = next((e for e in v.all(cls=_BUTTONS[label]) if _inside(e, post)), None)
         if target is None:
             raise Stuck(f"{post.text!r} has no {label} button")
-        return click(target, f"{label} under {user}'s post") if target.hit else reveal(v, m, user)
+        return click(target, f"{label} under {user}'s post") if target.shown else reveal(v, m, user)
     if label not in _MENU:
         raise Stuck(f"no button or menu item {label!r}")
     item = v.first("li", cls=_MENU[label]) if m.get("opened") == user else None
     if item is not None:  # only the menu we opened is shown
-        return click(item, f"'{item.own}'") if item.hit else reveal(v, m, item.own)
+        return click(item, f"'{item.own}'") if item.shown else reveal(v, m, item.own)
     more = next((e for e in v.all("span", cls="more") if _inside(e, post)), None)
     if more is None:
         raise Stuck(f"{user}'s post has no menu")
-    if not more.hit:
+    if not more.shown:
         return reveal(v, m, user)
     m["opened"] = user
     return click(more, f"the '...' menu of {user}'s post")
@@ -166,7 +166,7 @@ def _email_inbox(v: View, m: Memory) -> Move:
                None)
     if row is None:
         raise Stuck(f"no email from {sender}")
-    if not row.hit:
+    if not row.shown:
         return reveal(v, m, sender)
     if action in ("delete", "important"):
         icon = next((e for e in v.all("span", cls="trash" if action == "delete" else "star")
@@ -215,7 +215,7 @@ def _book_flight(v: View, m: Memory) -> Move:
 
         best = min(flights, key=cost)
         book = next(e for e in v.all("button", cls="flight-price") if _inside(e, best))
-        return click(book, f"'{book.text}' (the {goal})") if book.hit else reveal(v, m, book.text)
+        return click(book, f"'{book.text}' (the {goal})") if book.shown else reveal(v, m, book.text)
     for field_id, wanted, what in (("flight-from", origin, "From"), ("flight-to", destination, "To")):
         move = _airport(v, v.need("input", id=field_id), wanted, what)
         if move is not None:
