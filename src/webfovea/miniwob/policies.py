@@ -195,11 +195,16 @@ def _click_tab_2(v: View, m: Memory) -> Move:
     link = v.first("span", cls="alink", own=target)
     if link is not None:
         return click(link, f"the link \"{target}\"")
-    tried: list[str] = m.setdefault("tabs", [])
-    for tab in v.all("a"):
-        if tab.own.startswith("Tab #") and tab.own not in tried:
-            tried.append(tab.own)
-            return click(tab, f"{tab.own} to look for the link")
+    # A tab counts as searched once the page shows it selected (as in click-collapsible-2).
+    searched: list[str] = m.setdefault("tabs", [])
+    tabs = [(li, a) for li in v.all("li", cls="ui-tabs-tab") for a in v.all("a", cls="ui-tabs-anchor")
+            if _inside(a, li)]  # labelled "Tab #2", or just "2" in -hard
+    for li, a in tabs:
+        if li.attrs.get("aria-selected") == "true" and a.own not in searched:
+            searched.append(a.own)
+    for _, a in tabs:
+        if a.own not in searched:
+            return click(a, f"{a.own} to look for the link")
     raise Stuck(f"the link {target!r} is in no tab")
 
 
@@ -257,14 +262,29 @@ def _click_collapsible(v: View, m: Memory) -> Move:
 def _click_collapsible_2(v: View, m: Memory) -> Move:
     target = v.quoted()
     link = v.first("span", cls="alink", own=target)
-    if link is not None and v.in_view(link):
-        return click(link, f"the link \"{target}\"")
-    tried: list[str] = m.setdefault("sections", [])
-    for header in v.all("h3"):
-        if header.text not in tried:
-            tried.append(header.text)
+    if link is not None:  # in the open section (closed ones are not rendered)
+        return click(link, f"the link \"{target}\"") if link.shown else reveal(v, m, target)
+    # A section counts as searched once the page shows it open: a click aimed while the
+    # accordion still slides may land elsewhere, and the next look simply aims again.
+    searched: list[str] = m.setdefault("sections", [])
+    headers = list(v.all("h3"))
+    for header in headers:
+        if header.attrs.get("aria-expanded") == "true" and header.text not in searched:
+            searched.append(header.text)
+    for header in headers:
+        if header.text not in searched:
             return click(header, f"{header.text} to look for the link")
     raise Stuck(f"the link {target!r} is in no section")
+
+
+def reveal(v: View, m: Memory, text: str) -> Move:
+    """Scroll the next match of ``text`` into view (find_text centres it in its scroll box);
+    the utterance quotes the same words, so its match comes first."""
+    key = f"find:{text}"
+    m[key] = int(m.get(key, 0)) + 1
+    if m[key] > 6:
+        raise Stuck(f"{text!r} never came into view")
+    return Move("find_text", f"Bring '{text}' into view.", args={"text": text})
 
 
 @policy("focus-text")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .policies import El, Memory, Move, Stuck, View, calendar, click, fill, policy
+from .policies import El, Memory, Move, Stuck, View, calendar, click, fill, policy, reveal
 
 # --- tic-tac-toe: expectimax against the page's own opponent -----------------------------------
 
@@ -78,16 +78,6 @@ def _tic_tac_toe(v: View, m: Memory) -> Move:
 def _inside(inner: El, outer: El) -> bool:
     cx, cy = inner.centre
     return bool(outer.x <= cx <= outer.x + outer.w and outer.y <= cy <= outer.y + outer.h)
-
-
-def reveal(v: View, m: Memory, text: str) -> Move:
-    """Scroll the next match of ``text`` into view (find_text centres it in its scroll box);
-    the utterance quotes the same words, so its match comes first."""
-    key = f"find:{text}"
-    m[key] = int(m.get(key, 0)) + 1
-    if m[key] > 6:
-        raise Stuck(f"{text!r} never came into view")
-    return Move("find_text", f"Bring '{text}' into view.", args={"text": text})
 
 
 # --- social-media ------------------------------------------------------------------------------
