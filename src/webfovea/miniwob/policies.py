@@ -134,7 +134,7 @@ def policy(*names: str) -> Callable[[Policy], Policy]:
 # --- clicking --------------------------------------------------------------------------------
 
 
-@policy("click-test", "click-test-2")
+@policy("click-test")
 def _click_test(v: View, m: Memory) -> Move:
     label = v.quoted() if '"' in v.utterance else None
     return click(v.need("button", own=label) if label else v.need("button"), "the button")
@@ -145,7 +145,7 @@ def _click_button(v: View, m: Memory) -> Move:
     return click(v.need("button", own=v.quoted()), f"the \"{v.quoted()}\" button")
 
 
-@policy("click-test-transfer")
+@policy("click-test-2", "click-test-transfer")
 def _click_test_transfer(v: View, m: Memory) -> Move:
     label = re.search(r"Click button (\w+)", v.utterance)
     if label is None:
@@ -424,7 +424,12 @@ def _text_transform(v: View, m: Memory) -> Move:
 
 @policy("copy-paste", "copy-paste-2")
 def _copy_paste(v: View, m: Memory) -> Move:
-    source = v.need("textarea")
+    areas = list(v.all("textarea"))
+    nth = re.search(r"the (\d)\w\w text area", v.utterance)  # copy-paste-2: one of several
+    index = int(nth.group(1)) - 1 if nth else 0
+    if index >= len(areas):
+        raise Stuck(f"no text area #{index + 1}")
+    source = areas[index]
     target = v.need("input", id="answer-input")
     if target.value == source.value and source.value:
         return submit(v)
