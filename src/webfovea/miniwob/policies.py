@@ -261,6 +261,10 @@ def _click_collapsible(v: View, m: Memory) -> Move:
 @policy("click-collapsible-2", "click-collapsible-2-nodelay")
 def _click_collapsible_2(v: View, m: Memory) -> Move:
     target = v.quoted()
+    if m.pop("sliding", False):
+        # jQuery slides sections on a 13 ms interval the settle does not follow: a click
+        # aimed now, at a link or the next header, could land on something that moved.
+        return Move("wait", "Wait for the sections to finish sliding.")
     link = v.first("span", cls="alink", own=target)
     if link is not None:  # in the open section (closed ones are not rendered)
         return click(link, f"the link \"{target}\"") if link.shown else reveal(v, m, target)
@@ -271,10 +275,6 @@ def _click_collapsible_2(v: View, m: Memory) -> Move:
     for header in headers:
         if header.attrs.get("aria-expanded") == "true" and header.text not in searched:
             searched.append(header.text)
-    if m.pop("sliding", False):
-        # jQuery slides the section open on a 13 ms interval the settle does not follow: a
-        # click aimed at the next header now could land on a link of the moving section.
-        return Move("wait", "Wait for the section to finish sliding open.")
     for header in headers:
         if header.text not in searched:
             m["sliding"] = True
