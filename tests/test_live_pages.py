@@ -65,6 +65,7 @@ CASES = [
     Case("form", (1200, 300), (225, 220), action="select", args=(("option", "Suite"),),
          expect="a form field changed"),
     Case("countdown", (1200, 300), (200, 230), expect="Submitted"),
+    Case("tracker", (800, 600), (200, 130), expect="Details"),
 ]
 IDS = [c.page for c in CASES]
 

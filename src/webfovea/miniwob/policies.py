@@ -32,6 +32,16 @@ class El:
     def centre(self) -> tuple[float, float]:
         return self.x + self.w / 2, self.y + self.h / 2
 
+    @property
+    def shown(self) -> bool:
+        """A click somewhere on the element lands on it (not scrolled away, not covered)."""
+        return self.spot is not None
+
+    @property
+    def aim(self) -> tuple[float, float]:
+        """Where to click it: the centre, or a visible part when something covers the centre."""
+        return (float(self.spot[0]), float(self.spot[1])) if self.spot else self.centre
+
     def at(self, fx: float, fy: float = 0.5) -> tuple[float, float]:
         """A point at a fraction of the box (0,0 top-left)."""
         return self.x + self.w * fx, self.y + self.h * fy
@@ -97,7 +107,7 @@ class Stuck(Exception):
 
 
 def click(e: El, what: str, point: tuple[float, float] | None = None) -> Move:
-    return Move("click", f"Click {what}.", {"start_box": point or e.centre})
+    return Move("click", f"Click {what}.", {"start_box": point or e.aim})
 
 
 def fill(e: El, text: str, what: str) -> Move:
@@ -124,7 +134,7 @@ def policy(*names: str) -> Callable[[Policy], Policy]:
 # --- clicking --------------------------------------------------------------------------------
 
 
-@policy("click-test", "click-test-2")
+@policy("click-test")
 def _click_test(v: View, m: Memory) -> Move:
     label = v.quoted() if '"' in v.utterance else None
     return click(v.need("button", own=label) if label else v.need("button"), "the button")
@@ -133,6 +143,24 @@ def _click_test(v: View, m: Memory) -> Move:
 @policy("click-button")
 def _click_button(v: View, m: Memory) -> Move:
     return click(v.need("button", own=v.quoted()), f"the \"{v.quoted()}\" button")
+
+
+@policy("click-test-2", "click-test-transfer")
+def _click_test_transfer(v: View, m: Memory) -> Move:
+    label = re.search(r"Click button (\w+)", v.utterance)
+    if label is None:
+        raise Stuck(f"unexpected utterance {v.utterance!r}")
+    return click(v.need("button", own=label.group(1)), f"button {label.group(1)}")
+
+
+@policy("click-button-sequence")
+def _click_button_sequence(v: View, m: Memory) -> Move:
+    order = re.findall(r"button (\w+)", v.utterance)
+    done = int(m.get("clicked", 0))
+    if done >= len(order):
+        raise Stuck("every button was clicked and the episode goes on")
+    m["clicked"] = done + 1
+    return click(v.need("button", own=order[done]), f"button {order[done]}")
 
 
 @policy("click-link")
@@ -167,16 +195,21 @@ def _click_tab_2(v: View, m: Memory) -> Move:
     link = v.first("span", cls="alink", own=target)
     if link is not None:
         return click(link, f"the link \"{target}\"")
-    tried: list[str] = m.setdefault("tabs", [])
-    for tab in v.all("a"):
-        if tab.own.startswith("Tab #") and tab.own not in tried:
-            tried.append(tab.own)
-            return click(tab, f"{tab.own} to look for the link")
+    # A tab counts as searched once the page shows it selected (as in click-collapsible-2).
+    searched: list[str] = m.setdefault("tabs", [])
+    tabs = [(li, a) for li in v.all("li", cls="ui-tabs-tab") for a in v.all("a", cls="ui-tabs-anchor")
+            if _inside(a, li)]  # labelled "Tab #2", or just "2" in -hard
+    for li, a in tabs:
+        if li.attrs.get("aria-selected") == "true" and a.own not in searched:
+            searched.append(a.own)
+    for _, a in tabs:
+        if a.own not in searched:
+            return click(a, f"{a.own} to look for the link")
     raise Stuck(f"the link {target!r} is in no tab")
 
 
 def _wanted_names(v: View) -> list[str]:
-    match = re.match(r"Select (.*) and click Submit\.?$", v.utterance)
+    match = re.match(r"Select (?:words similar to )?(.*) and click Submit\.?$", v.utterance)
     if match is None:
         raise Stuck(f"unexpected utterance {v.utterance!r}")
     text = match.group(1)
@@ -217,7 +250,7 @@ def _click_option(v: View, m: Memory) -> Move:
     return _toggle_boxes(v, lambda text: text in names, "radio")
 
 
-@policy("click-collapsible")
+@policy("click-collapsible", "click-collapsible-nodelay")
 def _click_collapsible(v: View, m: Memory) -> Move:
     header = v.need("h3")
     if header.attrs.get("aria-expanded") != "true":
@@ -228,15 +261,35 @@ def _click_collapsible(v: View, m: Memory) -> Move:
 @policy("click-collapsible-2", "click-collapsible-2-nodelay")
 def _click_collapsible_2(v: View, m: Memory) -> Move:
     target = v.quoted()
+    if m.pop("sliding", False):
+        # jQuery slides sections on a 13 ms interval the settle does not follow: a click
+        # aimed now, at a link or the next header, could land on something that moved.
+        return Move("wait", "Wait for the sections to finish sliding.")
     link = v.first("span", cls="alink", own=target)
-    if link is not None and v.in_view(link):
-        return click(link, f"the link \"{target}\"")
-    tried: list[str] = m.setdefault("sections", [])
-    for header in v.all("h3"):
-        if header.text not in tried:
-            tried.append(header.text)
+    if link is not None:  # in the open section (closed ones are not rendered)
+        return click(link, f"the link \"{target}\"") if link.shown else reveal(v, m, target)
+    # A section counts as searched once the page shows it open: a click aimed while the
+    # accordion still slides may land elsewhere, and the next look simply aims again.
+    searched: list[str] = m.setdefault("sections", [])
+    headers = list(v.all("h3"))
+    for header in headers:
+        if header.attrs.get("aria-expanded") == "true" and header.text not in searched:
+            searched.append(header.text)
+    for header in headers:
+        if header.text not in searched:
+            m["sliding"] = True
             return click(header, f"{header.text} to look for the link")
     raise Stuck(f"the link {target!r} is in no section")
+
+
+def reveal(v: View, m: Memory, text: str) -> Move:
+    """Scroll the next match of ``text`` into view (find_text centres it in its scroll box);
+    the utterance quotes the same words, so its match comes first."""
+    key = f"find:{text}"
+    m[key] = int(m.get(key, 0)) + 1
+    if m[key] > 6:
+        raise Stuck(f"{text!r} never came into view")
+    return Move("find_text", f"Bring '{text}' into view.", args={"text": text})
 
 
 @policy("focus-text")
@@ -261,7 +314,7 @@ def _fill_then_submit(v: View, pairs: list[tuple[El, str, str]]) -> Move:
     return submit(v)
 
 
-@policy("enter-text")
+@policy("enter-text", "enter-text-dynamic")
 def _enter_text(v: View, m: Memory) -> Move:
     return _fill_then_submit(v, [(v.need("input", id="tt"), v.quoted(), "the text field")])
 
@@ -376,7 +429,12 @@ def _text_transform(v: View, m: Memory) -> Move:
 
 @policy("copy-paste", "copy-paste-2")
 def _copy_paste(v: View, m: Memory) -> Move:
-    source = v.need("textarea")
+    areas = list(v.all("textarea"))
+    nth = re.search(r"the (\d)\w\w text area", v.utterance)  # copy-paste-2: one of several
+    index = int(nth.group(1)) - 1 if nth else 0
+    if index >= len(areas):
+        raise Stuck(f"no text area #{index + 1}")
+    source = areas[index]
     target = v.need("input", id="answer-input")
     if target.value == source.value and source.value:
         return submit(v)
@@ -504,6 +562,11 @@ def _choose_date(v: View, m: Memory) -> Move:
     field_ = v.need("input", id="datepicker")  # read-only: only the calendar sets it
     if field_.value == f"{month:02d}/{day:02d}/{year}":
         return submit(v)
+    return calendar(v, field_, month, day, year)
+
+
+def calendar(v: View, field_: El, month: int, day: int, year: int) -> Move:
+    """The next move towards a date in a jQuery UI date picker bound to ``field_``."""
     shown_month, shown_year = v.first("span", cls="ui-datepicker-month"), v.first(
         "span", cls="ui-datepicker-year")
     if shown_month is None or shown_year is None:
@@ -543,3 +606,7 @@ def _search_engine(v: View, m: Memory) -> Move:
     if link is None:
         raise Stuck(f"no page link {page}")
     return click(link, f"page {page} of the results")
+
+
+# More plans register themselves into POLICIES (they build on the helpers above).
+from . import policies_apps, policies_widgets  # noqa: E402, F401

@@ -72,9 +72,34 @@
     if (rec.type !== "childList" && el && structural(el) && t.nodeType === 1) el = t;
     return el && el.nodeType === 1 ? keyOf(el) : null;
   };
+  // Whether a stylesheet rule reads a data-* attribute (a selector or attr()): only then can
+  // changing it change what is shown. Script bookkeeping (MiniWoB marks every clicked
+  // element data-tampered) is no content change. A sheet that cannot be read (another
+  // origin) may read any attribute; answers are kept a second, sheets change rarely.
+  const styledAttrs = new Map();
+  const styled = (name, node) => {
+    const known = styledAttrs.get(name);
+    if (known && now() - known.at < 1000) return known.styled;
+    const root = node.getRootNode();
+    const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
+    if (root !== document) sheets.push(...(root.styleSheets || []), ...(root.adoptedStyleSheets || []));
+    const reads = (sheet) => {
+      try {
+        return [...sheet.cssRules].some((r) => r.cssText.toLowerCase().includes(name));
+      } catch (e) {
+        return true;
+      }
+    };
+    const answer = sheets.some(reads);
+    styledAttrs.set(name, { at: now(), styled: answer });
+    return answer;
+  };
   // Rendered nodes added or removed; removing a node born in the same action window
   // undoes its addition (a tooltip the pointer passed over on its way), so it weighs nothing.
   const weightOf = (rec) => {
+    if (rec.type === "attributes" && rec.attributeName && rec.attributeName.startsWith("data-")) {
+      return styled(rec.attributeName, rec.target) ? 1 : 0;
+    }
     if (rec.type !== "childList") return 1;
     let n = 0;
     for (const a of rec.addedNodes) if (counts(a)) n += 1;
@@ -199,10 +224,14 @@
   // Canvas drawing is no mutation: a 2D context's drawing calls are charged to their
   // canvas like one, so a sparkline redrawn every second is learned as noise while a
   // redraw made by the action's own hover or click handler is not.
+  // A canvas that is not rendered (detached, display:none, hidden) shows nothing it draws.
+  const rendered = (canvas) => canvas.isConnected && canvas.getClientRects().length > 0 &&
+    getComputedStyle(canvas).visibility !== "hidden";
   const drew = (canvas) => {
     if (!canvas || canvas.nodeType !== 1 || w.drawing.has(canvas)) return;
     w.drawing.add(canvas); // one charge per canvas and task
     setT.call(window, () => w.drawing.delete(canvas), 0);
+    if (!rendered(canvas)) return;
     take([{ type: "attributes", target: canvas, addedNodes: [], removedNodes: [], drawn: true }]);
   };
   const proto = window.CanvasRenderingContext2D && CanvasRenderingContext2D.prototype;

@@ -12,6 +12,16 @@
     const r = el.getBoundingClientRect();
     const style = getComputedStyle(el);
     if (r.width === 0 || r.height === 0 || style.visibility === "hidden" || style.display === "none") continue;
+    // A point where a click lands on the element (not clipped by a scroll box, not covered
+    // by another element): its centre if that is visible, else the first visible point of a
+    // 5x5 grid over its box; null when none is (what a model sees as not on screen).
+    const lands = (px, py) => {
+      const at = document.elementFromPoint(px, py);
+      return Boolean(at) && (at === el || el.contains(at));
+    };
+    const grid = [[0.5, 0.5], ...[0.1, 0.3, 0.5, 0.7, 0.9].flatMap((fy) => [0.1, 0.3, 0.5, 0.7, 0.9].map((fx) => [fx, fy]))];
+    const spot = grid.map(([fx, fy]) => [r.left + r.width * fx, r.top + r.height * fy])
+      .find(([px, py]) => lands(px, py)) || null;
     const own = squash(Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.nodeValue).join(" "));
     out.push({
       i: out.length,
@@ -28,6 +38,7 @@
       options: el.tagName === "SELECT" ? Array.from(el.options).map((o) => squash(o.text)) : [],
       scrollTop: el.scrollTop, scrollHeight: el.scrollHeight, clientHeight: el.clientHeight,
       focused: document.activeElement === el,
+      spot,
       attrs: Object.fromEntries(["data-wob_ref", "data-result", "aria-expanded", "aria-selected", "href", "title", "style"]
         .filter((a) => el.hasAttribute(a)).map((a) => [a, el.getAttribute(a)])),
     });
@@ -40,6 +51,11 @@
     selection: String(getSelection()),
     elements: out,
     // click-checkboxes-soft asks for synonyms: its own table stands in for a model's vocabulary.
-    extra: { synonyms: typeof SYNONYMS === "undefined" ? null : SYNONYMS },
+    // use-colorwheel names a colour: the page's name table stands in for a model's knowledge.
+    extra: {
+      synonyms: typeof SYNONYMS === "undefined" ? null : SYNONYMS,
+      colours: typeof ui_utils === "undefined" || !ui_utils.COLORS ? null
+        : Object.fromEntries(ui_utils.COLORS.map((c) => [c, ui_utils.colorNameToHex(c)])),
+    },
   };
 }
