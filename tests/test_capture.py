@@ -89,6 +89,24 @@ async def test_sent_size_is_exact_and_points_map_back(
         assert abs(px - cx) <= tolerance and abs(py - cy) <= tolerance, (coords, px, py, cx, cy)
 
 
+@pytest.mark.parametrize(("viewport", "scale", "cap"), [CASES[1], CASES[5], (Size(500, 320), 2.0, None)])
+async def test_every_capture_keeps_the_page_as_the_context_made_it(
+        browser: BrowserSession, viewport: Size, scale: float, cap: Size | None) -> None:
+    # A clipped DevTools capture used to drop the context's device scale factor and screen
+    # size after the first screenshot: step 2 on was drawn at 1x, and pages saw it change.
+    html, _ = marked_page(viewport)
+    probe = "[devicePixelRatio, innerWidth, innerHeight, screen.width, screen.height]"
+    full = Size(round(viewport.width * scale), round(viewport.height * scale))
+    async with page_at(browser, viewport, scale) as page:
+        await page.set_content(html)
+        before = await page.evaluate(probe)
+        for _ in range(3):
+            screen = await capture(page, cap=cap)
+            assert (screen.capture, screen.sent) == (full, fit_within(full, cap))
+            size = [viewport.width, viewport.height]
+            assert await page.evaluate(probe) == before == [scale, *size, *size]
+
+
 async def test_chromium_scaled_image_shows_what_the_downsampled_one_shows(
         browser: BrowserSession) -> None:
     viewport, cap = Size(1920, 1080), Size(1440, 810)

@@ -16,6 +16,7 @@ import io
 import struct
 import weakref
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image
 from playwright.async_api import CDPSession, Page
@@ -76,13 +77,23 @@ async def _devtools(page: Page) -> CDPSession:
     return session
 
 
-async def _render(page: Page, viewport: Size, scale: float) -> bytes:
-    """The viewport drawn by Chromium at ``scale`` output pixels per CSS pixel, as PNG."""
+async def _render(page: Page, state: dict[str, Any], target: Size) -> bytes:
+    """The viewport drawn by Chromium at ``target`` size, as PNG."""
     session = await _devtools(page)
+    viewport = Size(int(state["width"]), int(state["height"]))
+    ratio = float(state["ratio"])
+    # A clipped capture resets the page's device metrics to this session's own when it is
+    # done; without ours that is none, which would drop the context's device scale factor
+    # and screen size after the first screenshot. Ours repeats the page's metrics (no
+    # resize happens), and the clip's scale then counts device pixels.
+    await session.send("Emulation.setDeviceMetricsOverride", {
+        "width": viewport.width, "height": viewport.height, "deviceScaleFactor": ratio,
+        "mobile": False, "screenWidth": int(state["screenWidth"]),
+        "screenHeight": int(state["screenHeight"])})
     reply = await session.send("Page.captureScreenshot", {
         "format": "png",
         "clip": {"x": 0, "y": 0, "width": viewport.width, "height": viewport.height,
-                 "scale": scale},
+                 "scale": target.width / (viewport.width * ratio)},
         # Chromium's fast PNG settings: the same pixels, encoded in a fraction of the time
         # for a somewhat larger file (cheap on loopback, small next to model latency).
         "optimizeForSpeed": True,
@@ -97,7 +108,7 @@ async def capture(page: Page, *, cap: Size | None) -> Screen:
         viewport = Size(int(state["width"]), int(state["height"]))
         full = Size(round(viewport.width * state["ratio"]), round(viewport.height * state["ratio"]))
         target = fit_within(full, cap)
-        png = await _render(page, viewport, target.width / viewport.width)
+        png = await _render(page, state, target)
     with stage("encode"):
         sent = png_size(png)
     if sent != target:
