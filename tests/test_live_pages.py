@@ -66,6 +66,7 @@ CASES = [
          expect="a form field changed"),
     Case("countdown", (1200, 300), (200, 230), expect="Submitted"),
     Case("tracker", (800, 600), (200, 130), expect="Details"),
+    Case("accordion", (1100, 500), (220, 130), expect="Ships in 2 days"),
 ]
 IDS = [c.page for c in CASES]
 
@@ -159,6 +160,13 @@ async def test_the_drawer_is_all_the_way_in(opened: Opener, pages: LocalServer) 
     async with opened(pages.url("live/drawer.html")) as ex:
         shot = await _after(ex, "click", (200, 130))
     assert _near(_pixel(shot, 1430, 600), (20, 90, 200))  # its left edge, only at the end
+
+
+async def test_a_script_animated_panel_is_all_the_way_open(opened: Opener,
+                                                          pages: LocalServer) -> None:
+    async with opened(pages.url("live/accordion.html")) as ex:
+        shot = await _after(ex, "click", (220, 130))
+    assert _near(_pixel(shot, 300, 480), (200, 60, 40))  # its last rows, only at the end
 
 
 async def test_the_typeahead_list_is_on_the_next_screenshot(opened: Opener,

@@ -1,7 +1,8 @@
 // Resolve once this frame is settled: nothing in flight that the action (or the loading
 // document) started, and two animation frames in a row without a mutation outside the
 // regions known to change by themselves. In flight means: the document still parsing, a
-// short setTimeout or a request the action started (see watch.js), a finite CSS
+// short setTimeout, a fast interval (a script animation) or a request the action started
+// (see watch.js), a finite CSS
 // transition, CSS animation or Web Animation that was not running before the action
 // (infinite ones never end, so they are ignored). No fixed quiet window: a static page
 // settles in two frames. Resolves { quiet: false } when capMs passes first.
@@ -21,6 +22,8 @@
     const reasons = [];
     if (document.readyState === "loading") reasons.push("parsing");
     if (w.timers.size) reasons.push("timer");
+    for (const [id, until] of w.intervals) if (t >= until) w.intervals.delete(id);
+    if (w.intervals.size) reasons.push("interval");
     if ([...w.requests.values()].some((s) => t - s < REQUEST_GRACE)) reasons.push("request");
     if (animating()) reasons.push("animation");
     if (w.changeSeq !== seq) reasons.push("mutation");

@@ -22,6 +22,7 @@
   const BURST_MAX = 1000; // a continuous animation still counts one burst per second
   const SHORT_TIMER = 1000; // longest setTimeout an action's settle waits for
   const TIMER_DEPTH = 3; // a timer chain the action started is followed this deep
+  const FRAME_INTERVAL = 50; // a setInterval this fast is a script animation (jQuery 1.x: 13 ms)
   const IGNORED = new Set(["SCRIPT", "STYLE", "LINK", "META", "NOSCRIPT", "TEMPLATE"]);
   const INPUT_EVENTS = ["pointerdown", "pointerup", "mousedown", "mouseup", "click", "dblclick",
     "contextmenu", "keydown", "keypress", "keyup", "beforeinput", "input", "change", "wheel"];
@@ -47,7 +48,7 @@
     id: Math.random().toString(36).slice(2), since: now(), stats: new Map(), sample: new Map(),
     volatile: new Set(), pending: new Set(), roots: new Set(), inAction: false, input: false,
     caused: new Map(), inputKeys: new Set(), born: new WeakSet(), snap: null, scrollers: [],
-    scope: null, changeSeq: 0, timers: new Map(), requests: new Map(), animBase: new WeakSet(),
+    scope: null, changeSeq: 0, timers: new Map(), intervals: new Map(), requests: new Map(), animBase: new WeakSet(),
     track: document.readyState === "loading", timerDepth: 0, timerFn: null, drawing: new Set(), keyOf, up, structural,
   };
   w.loaded = () => document.readyState !== "loading";
@@ -280,9 +281,20 @@
     w.timers.delete(id);
     return clearT.call(window, id);
   };
+  // A fast interval the action started is a script animation (a slideDown driven by a
+  // 13 ms interval): waited for until the script clears it, for at most SHORT_TIMER.
+  const clearI = window.clearInterval;
   window.setInterval = function setInterval(fn, delay, ...args) {
     const run = typeof fn === "function" ? within(TIMER_DEPTH, fn, fn) : fn;
-    return setI.call(window, run, delay, ...args);
+    const id = setI.call(window, run, delay, ...args);
+    if (w.track && (Number(delay) || 0) <= FRAME_INTERVAL && w.timerDepth < TIMER_DEPTH) {
+      w.intervals.set(id, now() + SHORT_TIMER);
+    }
+    return id;
+  };
+  window.clearInterval = function clearInterval(id) {
+    w.intervals.delete(id);
+    return clearI.call(window, id);
   };
   // A new tab the action opens (window.open, a link with a target) arrives at the browser
   // a moment later: settle waits for it to be followed.
