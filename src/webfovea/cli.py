@@ -150,9 +150,11 @@ def cmd_calibrate(ns: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    interrupts.install_sigterm()
-    parser, commands = build_parser()
     try:
+        # From here a stop unwinds (finally blocks run): SIGINT raises KeyboardInterrupt,
+        # SIGTERM its kin Terminated; event loops replace both with cancellation.
+        interrupts.install_handlers()
+        parser, commands = build_parser()
         ns = parser.parse_args(argv)
         code = commands[ns.command](ns)
     except SystemExit as e:  # argparse's --help and usage errors print too
