@@ -27,6 +27,13 @@ def _start(*args: str) -> subprocess.Popen[str]:
                             stderr=subprocess.PIPE, text=True, env=ENV)
 
 
+def _catches(pid: int, sig: int) -> bool:
+    """Whether process ``pid`` has a handler for ``sig`` (Linux: the SigCgt mask in /proc)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mask = next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(mask, 16) >> (sig - 1) & 1)
+
+
 def _until(condition: object, timeout: float = 90.0) -> None:
     deadline = time.monotonic() + timeout
     while not callable(condition) or not condition():
@@ -102,3 +109,46 @@ def test_a_closed_stdout_is_no_error(tmp_path: Path) -> None:
     proc.wait(timeout=60)
     assert not any(word in stderr for word in LOST), stderr
     assert proc.returncode in (0, 141)  # 141 = 128 + SIGPIPE when the write came too late
+
+
+COMMAND = Path(sys.executable).parent / "webfovea"  # the console script, as a user starts it
+
+
+@pytest.mark.parametrize(("how", "sig", "delay"), [
+    ("module", signal.SIGINT, 0.0), ("module", signal.SIGINT, 0.05),
+    ("module", signal.SIGINT, 0.2), ("module", signal.SIGINT, 0.5),
+    ("module", signal.SIGTERM, 0.05), ("script", signal.SIGINT, 0.05)])
+def test_a_stop_while_the_command_is_still_importing(pages: LocalServer, tmp_path: Path,
+                                                     how: str, sig: int, delay: float) -> None:
+    """From the moment the entry point runs (its SIGTERM handler shows in /proc: Python has
+    none of its own), the package's imports take a second or more; a stop at any moment of
+    them is one line and 128 + the signal, like a stop later on. (Before that moment Python
+    itself is starting: a signal there kills it, which a shell shows as the same code.)"""
+    out = tmp_path / "run"
+    argv = [sys.executable, "-m", "webfovea"] if how == "module" else [str(COMMAND)]
+    with FakeProvider(ScriptedPolicy([WAIT] * 50), delay_seconds=0.5) as fp:
+        proc = subprocess.Popen([*argv, "run", "--url", pages.url("roundtrip/form.html"),
+                                 "--task", "wait", "--model", "openai:fake-vlm", "--base-url",
+                                 fp.base_url, "--out", str(out)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        _until(lambda: proc.poll() is not None or _catches(proc.pid, signal.SIGTERM), 30)
+        time.sleep(delay)
+        proc.send_signal(sig)
+        _, stderr = proc.communicate(timeout=60)
+    name = signal.Signals(sig).name
+    assert proc.returncode == 128 + sig, stderr
+    assert not any(word in stderr for word in LOST), stderr
+    assert stderr.strip().splitlines()[-1].startswith(f"webfovea: interrupted by {name}")
+    assert not (out / "result.json").is_file() or json.loads(
+        (out / "result.json").read_text())["status"] == "interrupted"
+
+
+def test_importing_the_package_loads_nothing_heavy() -> None:
+    """``import webfovea`` is what stands between a process's start and the command's
+    signal handlers: its public names load on first use."""
+    probe = ("import sys, webfovea; before = set(sys.modules); webfovea.ResultRecord; "
+             "print(sorted(m for m in ('pydantic', 'playwright', 'PIL', 'typing') "
+             "if m in before), 'pydantic' in sys.modules)")
+    shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           check=True).stdout.split()
+    assert shown == ["[]", "True"]
