@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -152,3 +153,97 @@ def test_importing_the_package_loads_nothing_heavy() -> None:
     shown = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                            check=True).stdout.split()
     assert shown == ["[]", "True"]
+
+
+def _store(out: Path) -> tuple[list[str], dict[str, str]]:
+    """The invocations' states and each task's state in a bench run directory's store."""
+    with sqlite3.connect(out / "results.sqlite") as db:
+        runs = [s for (s,) in db.execute("SELECT state FROM runs ORDER BY run_id")]
+        return runs, dict(db.execute("SELECT task_id, state FROM tasks").fetchall())
+
+
+def _stopped(proc: subprocess.Popen[str], sig: int = signal.SIGINT) -> str:
+    """Signal ``proc``; its last stderr line, once it exited as a stop must (one line, no
+    traceback, 128 + the signal)."""
+    proc.send_signal(sig)
+    _, stderr = proc.communicate(timeout=90)
+    assert proc.returncode == 128 + sig, stderr
+    assert not any(word in stderr for word in LOST), stderr
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith(f"webfovea: interrupted by {signal.Signals(sig).name}"), stderr
+    return last
+
+
+def _task_statuses(out: Path) -> dict[str, str]:
+    return {p.parent.name: json.loads(p.read_text())["status"]
+            for p in out.glob("tasks/*/result.json")}
+
+
+def _resume_hint(line: str) -> list[str]:
+    """The command a stopped bench-like run says continues it (``webfovea ... --resume``)."""
+    hint = line.split("continue with --resume (", 1)[1].rstrip(")")
+    words = shlex.split(hint)
+    assert words[0] == "webfovea" and words[-1] == "--resume", line
+    return words[1:]
+
+
+def test_a_stopped_suite_run_resumes_cleanly(tmp_path: Path) -> None:
+    out = tmp_path / "suite"
+    reply = [WAIT]
+    with FakeProvider(lambda request: reply[0], delay_seconds=0.5) as fp:
+        proc = _start("suite", "run", "--out", str(out), "--limit", "2", "--workers", "1",
+                      "--max-steps", "50", "--model", "openai:fake-vlm", "--base-url",
+                      fp.base_url)
+        _until(lambda: len(fp.requests) >= 2)
+        line = _stopped(proc)
+        runs, tasks = _store(out)
+        assert runs == ["interrupted"] and "running" not in tasks.values()
+        assert "interrupted" in tasks.values() and "done" not in tasks.values()
+        assert set(_task_statuses(out).values()) == {"interrupted"}
+
+        reply[0] = "Thought: done.\nAction: finished(content='ok')"
+        proc = _start(*_resume_hint(line))  # the hint's own words continue the run
+        _, stderr = proc.communicate(timeout=240)
+    assert proc.returncode == 0, stderr
+    runs, tasks = _store(out)
+    assert runs == ["interrupted", "completed"] and set(tasks.values()) == {"done"}
+    assert set(_task_statuses(out).values()) == {"finished"}
+
+
+def test_a_stopped_demo_resumes_as_a_suite_run(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    proc = _start("demo", "--tasks", "4", "--out", str(out))
+    _until(lambda: any(out.glob("tasks/*/steps.jsonl")))
+    line = _stopped(proc)
+    runs, tasks = _store(out)
+    assert runs == ["interrupted"] and "running" not in tasks.values()
+    assert "interrupted" in _task_statuses(out).values()
+    assert "running" not in _task_statuses(out).values()
+
+    proc = _start(*_resume_hint(line))
+    _, stderr = proc.communicate(timeout=240)
+    assert proc.returncode == 0, stderr
+    assert set(_store(out)[1].values()) == {"done"}
+
+
+def test_a_stopped_scripted_demo_says_interrupted(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    proc = _start("demo", "--scripted", "--out", str(out))
+    _until(lambda: (out / "result.json").is_file())  # the task has started
+    line = _stopped(proc)
+    assert str(out) in line
+    assert json.loads((out / "result.json").read_text())["status"] == "interrupted"
+
+
+def test_a_stopped_miniwob_run_leaves_no_episode_running(tmp_path: Path) -> None:
+    out = tmp_path / "miniwob"
+    with FakeProvider(lambda request: WAIT, delay_seconds=0.5) as fp:
+        proc = _start("miniwob", "--tasks", "click-button", "--episodes", "3", "--out",
+                      str(out), "--model", "openai:fake-vlm", "--base-url", fp.base_url)
+        _until(lambda: len(fp.requests) >= 2)
+        line = _stopped(proc, signal.SIGTERM)
+    assert str(out) in line
+    runs, tasks = _store(out)
+    assert runs == ["interrupted"] and "running" not in tasks.values()
+    assert _task_statuses(out) == {"click-button.e000": "interrupted"}
+    assert json.loads((out / "miniwob.json").read_text())["settings"]["episodes"] == 3
