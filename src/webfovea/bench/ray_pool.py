@@ -13,7 +13,6 @@ need webfovea installed.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import os
 import shutil
@@ -146,7 +145,12 @@ class _Actors:
         slot = await self.free.get()
         try:
             hooks.started(task, "ray")
-            payload = await self._call(slot, task, out)
+            try:
+                payload = await self._call(slot, task, out)
+            except asyncio.CancelledError:  # the user's stop: the run directory says so
+                close_record(task, out, "interrupted", "stopped by the user; the steps it took "
+                             "stayed with its Ray worker")
+                raise
             if isinstance(payload, ResultRecord):  # the actor failed or hung: replaced
                 await hooks.finished(task, payload, worker="ray", browser_replaced=True)
                 return
@@ -168,6 +172,10 @@ class _Actors:
             payload: dict[str, Any] = await asyncio.wait_for(asyncio.wrap_future(ref.future()),
                                                              wait)
             return payload
+        except asyncio.CancelledError:
+            # Stop the actor's task too: a busy actor would hold close() for its whole limit.
+            self.ray.cancel(ref)
+            raise
         except asyncio.TimeoutError:
             status, error = "time_limit", (f"the Ray task did not return within {wait:.0f} s; "
                                            "the bench ended its worker")
@@ -178,9 +186,11 @@ class _Actors:
         return close_record(task, out, status, error)
 
     async def close(self) -> None:
-        closing = [actor.close.remote() for actor in self.actors.values()]
-        for ref in closing:
-            with contextlib.suppress(Exception):  # a dead actor has nothing left to close
-                await asyncio.wait_for(asyncio.wrap_future(ref.future()), 30)
+        closing = [asyncio.wrap_future(actor.close.remote().future())
+                   for actor in self.actors.values()]
+        # Together, 30 s at most; a dead actor's failure has nothing left to close.
+        done, _ = await asyncio.wait(closing, timeout=30)
+        for future in done:
+            future.exception()  # retrieved, so asyncio never reports it as lost
         for actor in self.actors.values():
             self.ray.kill(actor)
