@@ -2,7 +2,7 @@
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint bench clean
+.PHONY: setup demo test test-all lint bench clean
 
 setup:
 	bash scripts/setup.sh
@@ -12,6 +12,12 @@ demo: setup
 
 test: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy
+
+# Everything, the slow end-to-end tests included (about twice as long).
+test-all: setup
+	$(BIN)/python -m pytest -q -p no:cacheprovider -m "slow or not slow"
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 

@@ -5,6 +5,7 @@ store and task directories; a browser killed mid-task is named and replaced."""
 from __future__ import annotations
 
 import importlib.util
+import logging
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from test_bench_support import (
     write_tasks,
 )
 from webfovea.bench.store import Store
+from webfovea.events import event_of
 from webfovea.testing import LocalServer
 
 pytestmark = [pytest.mark.ray, pytest.mark.skipif(
@@ -48,7 +50,8 @@ def site() -> Iterator[LocalServer]:
         yield server
 
 
-def test_ray_executor_on_a_local_ray(site: LocalServer, tmp_path: Path) -> None:
+def test_ray_executor_on_a_local_ray(site: LocalServer, tmp_path: Path,
+                                    caplog: pytest.LogCaptureFixture) -> None:
     page = site.url("index.html")
     tasks = write_tasks(tmp_path / "tasks.jsonl", [
         {"id": "r-correct", "instruction": "springfield", "url": page, "answer": "1234567"},
@@ -59,11 +62,17 @@ def test_ray_executor_on_a_local_ray(site: LocalServer, tmp_path: Path) -> None:
     policy = TaskPolicy({"springfield": [finish("1,234,567")], "census": [finish("16 March 2024")],
                          "shelbyville": [finish("980,000")], "dead": [finish("1")]})
     out = tmp_path / "run"
-    with provider(policy) as fp:
+    caplog.set_level(logging.INFO, logger="webfovea.agent")
+    # Each answer takes a second: long enough for the driver to see the step being asked.
+    with provider(policy, delay=1.0) as fp:
         code = run_cli(["bench", str(tasks), "--out", str(out), "--executor", "ray",
                         "--workers", "2", "--model", "openai:agent", "--base-url", fp.base_url,
                         "--viewport", "800x600", "--max-steps", "3", "--time-limit", "60"])
     assert code == 0
+    # The actors' step events reach this process (the progress panel's current step).
+    seen = {(e.task_id, e.step) for e in map(event_of, caplog.records)
+            if e is not None and e.kind in ("step_started", "step_done")}
+    assert {("r-correct", 1), ("r-date", 1), ("r-wrong", 1)} <= seen, seen
     store = Store.open_existing(out)
     rows = {r.task_id: r for r in store.rows()}
     assert {t: (r.status, r.correct) for t, r in rows.items()} == {

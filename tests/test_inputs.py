@@ -129,3 +129,17 @@ def test_file_urls_in_a_task_file_are_refused(tmp_path: Path) -> None:
     assert [t.url for t in tasks.tasks] == ["https://example.com"]
     assert [p.line for p in tasks.problems] == [1, 3]
     assert "file: URLs are refused" in str(tasks.problems[0])
+
+
+def test_trials_that_would_record_over_each_other_are_refused(webfovea: Call,
+                                                               tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps({"id": "t", "instruction": "find it",
+                                 "url": "http://127.0.0.1:9/"}) + "\n", encoding="utf-8")
+    out, sites = tmp_path / "run", tmp_path / "sites"
+    code, stderr = webfovea(["bench", str(tasks), "--out", str(out), "--model", "openai:m",
+                             "--base-url", "http://127.0.0.1:9/v1", "--trials", "3",
+                             "--record-sites", str(sites)])
+    assert code == 2 and stderr.count("\n") == 1, stderr
+    assert "--trials 3 with --record-sites" in stderr and "--replay-sites" in stderr
+    assert not out.exists() and not sites.exists()

@@ -229,19 +229,25 @@ async def test_replay_keeps_the_domain_lock_and_lists_what_it_cannot_answer(
     assert report["origins"] and report["responses"] == len(Snapshot(snap).read().entries)
 
 
-async def test_a_websocket_is_reported_as_unreplayable_and_refused_on_replay(
-        browser: BrowserSession, site: _Site, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("page", "kind", "live", "refused"), [
+    ("socket.html", "websocket", "socket", "socket refused: NotSupportedError"),
+    ("peer.html", "webrtc", "peer opened", "peer refused: NotSupportedError"),
+    ("worker.html", "service_worker", "worker registered", "worker refused: NotSupportedError"),
+])
+async def test_what_a_snapshot_cannot_replay_is_reported_and_refused_on_replay(
+        browser: BrowserSession, site: _Site, tmp_path: Path, page: str, kind: str, live: str,
+        refused: str) -> None:
     snap = tmp_path / "snap"
-    recorded = await _run(browser, site.url("socket.html"), tmp_path / "rec",
+    recorded = await _run(browser, site.url(page), tmp_path / "rec",
                           SiteOptions("record", str(snap)))
-    assert [lim.kind for lim in recorded.site.limits] == ["websocket"]
-    assert "socket" in (tmp_path / "rec" / "evidence.txt").read_text()
-    assert [lim["kind"] for lim in _inspect(snap)["cannot_replay"]] == ["websocket"]
+    assert [lim.kind for lim in recorded.site.limits] == [kind]
+    assert live in (tmp_path / "rec" / "evidence.txt").read_text()
+    assert [lim["kind"] for lim in _inspect(snap)["cannot_replay"]] == [kind]
     site.stop()
-    replayed = await _run(browser, site.url("socket.html"), tmp_path / "rep",
+    replayed = await _run(browser, site.url(page), tmp_path / "rep",
                           SiteOptions("replay", str(snap)))
-    assert "socket refused: NotSupportedError" in (tmp_path / "rep" / "evidence.txt").read_text()
-    assert [lim.kind for lim in replayed.site.limits] == ["websocket"]
+    assert refused in (tmp_path / "rep" / "evidence.txt").read_text()
+    assert [lim.kind for lim in replayed.site.limits] == [kind]
 
 
 def _inspect(snap: Path) -> dict[str, Any]:

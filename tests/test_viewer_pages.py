@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from playwright.async_api import Page, expect
@@ -172,6 +173,23 @@ async def test_task_page_follows_the_step_in_the_address(browser: BrowserSession
         assert problems == []
 
 
+async def test_index_address_links_a_step_of_a_task(browser: BrowserSession, runs: Path) -> None:
+    index = view(runs / "b")
+    async with opened(browser, index, "#reveal/step-2") as (page, problems):
+        await expect(page).to_have_url(re.compile(r"/tasks/reveal/view\.html#step-2$"))
+        await page.wait_for_load_state("load")
+        current = "document.querySelector('article.step.current')?.id ?? null"
+        assert await page.evaluate(current) == "step-2"
+        assert problems == []
+    # A task the run does not have, or a malformed address: the index itself, nothing followed.
+    for fragment in ("#nosuch/step-2", "#%E0%A4%A"):
+        async with opened(browser, index, fragment) as (page, problems):
+            await page.wait_for_load_state("load")
+            assert page.url.endswith(index.name + fragment)
+            assert await shown_ids(page) == ["reveal", "search", "xss"]
+            assert problems == []
+
+
 async def test_task_page_shows_what_the_step_sent_the_model(browser: BrowserSession,
                                                              runs: Path) -> None:
     view(runs / "b")
@@ -290,6 +308,49 @@ async def test_folder_index_lists_every_run(browser: BrowserSession, runs: Path,
         await page.wait_for_url(re.compile(r"/broken/a/report\.html$"))
         assert await page.locator("h1").inner_text() == "Bench run a"
         assert problems == []
+
+
+def webfovea(*args: str) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([sys.executable, "-m", "webfovea", *args],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def chart_texts(path: Path) -> list[str]:
+    root = ElementTree.parse(path).getroot()  # a well-formed SVG document
+    return [t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text")]
+
+
+def test_score_and_compare_draw_their_numbers(runs: Path, tmp_path: Path) -> None:
+    scored = json.loads(webfovea("score", str(runs / "b"), "--format", "json",
+                                 "--chart", str(tmp_path / "b.svg")).stdout)
+    texts = chart_texts(tmp_path / "b.svg")
+    correct, n = scored["success"]["correct"], scored["success"]["n"]
+    assert (correct, n) == (2, 3)  # reveal and search right, the xss task's answer wrong
+    assert any(t.startswith(f"{100 * correct / n:.0f}% ± ") and t.endswith(f"({correct}/{n})")
+               for t in texts), texts
+    assert {"shop", "easy"} <= set(texts)
+    # The tag's markup drawn as text, shortened to the label width.
+    assert any(t.endswith("…") and XSS_TAG.startswith(t[:-1]) and len(t) > 20 for t in texts)
+
+    compared = json.loads(webfovea("compare", str(runs / "a"), str(runs / "b"), "--format",
+                                   "json", "--chart", str(tmp_path / "ab.svg")).stdout)
+    texts = chart_texts(tmp_path / "ab.svg")
+    after = texts[texts.index("fixed"):]  # each bar: its label, then its caption (the count)
+    moved = dict(zip(after[::2], after[1::2], strict=False))
+    assert moved["fixed"] == str(len(compared["fixed"]))
+    assert moved["broken"] == str(len(compared["broken"]))
+
+    webfovea("compare", str(runs / "a"), str(runs / "b"), "--chart", str(tmp_path / "ab.png"))
+    png = (tmp_path / "ab.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(png[16:20], "big")
+    assert width == 2 * 640  # the SVG's width drawn at device scale 2
+
+    bad = subprocess.run([sys.executable, "-m", "webfovea", "score", str(runs / "b"), "--chart",
+                          str(tmp_path / "b.gif")], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "ending in .svg or .png" in bad.stderr
 
 
 async def test_every_page_keeps_recorded_markup_as_text(browser: BrowserSession,

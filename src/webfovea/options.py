@@ -161,6 +161,10 @@ class BenchOptions:
             raise ConfigError(f"--workers must be at least 1, got {self.workers}")
         if self.settings.trials < 1:
             raise ConfigError(f"--trials must be at least 1, got {self.settings.trials}")
+        if self.settings.trials > 1 and self.settings.record_site:
+            # Trials of one task would record over each other's DIR/<task id>.
+            raise ConfigError(f"--trials {self.settings.trials} with --record-sites: record "
+                              "each task's site once, then run the trials with --replay-sites")
 
 
 def default_settings() -> BenchSettings:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import os
 import shutil
 import socket
@@ -25,6 +26,7 @@ from typing import Any
 
 from ..browser.session import BrowserSession
 from ..errors import BrowserError, ConfigError
+from ..events import StepEvent, emit, event_of, logger
 from ..task import Task
 from ..trajectory import ResultRecord
 from .execute import HARNESS_ERROR, Job, close_record, execute, hard_limit
@@ -32,6 +34,8 @@ from .pool import Hooks, TaskDir
 
 # How long past its hard limit the driver waits for a Ray task (scheduling, browser start).
 DRIVER_GRACE = 120.0
+# How often the driver asks a busy actor for its task's latest step (the progress panel).
+POLL_SECONDS = 0.5
 
 
 def import_ray() -> Any:
@@ -42,6 +46,19 @@ def import_ray() -> Any:
     return ray
 
 
+class _Latest(logging.Handler):
+    """Keeps the latest step event of the task the actor runs, for the driver to ask."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.event: StepEvent | None = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        event = event_of(record)
+        if event is not None and event.kind in ("step_started", "step_done"):
+            self.event = event
+
+
 class BrowserWorker:
     """Body of one Ray actor: one browser, reused task after task (one task at a time)."""
 
@@ -49,6 +66,15 @@ class BrowserWorker:
         self.job = job
         self.session = BrowserSession(job.browser_for(slot))
         self.name = f"ray:{socket.gethostname()}:{os.getpid()}"
+        self.latest = _Latest()
+        # The actor process is ours alone: its step events go to the handler only.
+        logger.addHandler(self.latest)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+
+    async def latest_event(self) -> StepEvent | None:
+        """Runs in its own concurrency group, beside the task: the driver's poll."""
+        return self.latest.event
 
     async def run(self, task: Task, dirname: str) -> dict[str, Any]:
         events: list[tuple[str, str]] = []
@@ -131,8 +157,10 @@ class _Actors:
 
     def __init__(self, ray: Any, job: Job, count: int) -> None:
         self.ray, self.job = ray, job
-        # max_concurrency=1: an async actor would otherwise run many tasks on one browser.
-        self.remote = ray.remote(num_cpus=1, max_restarts=0, max_concurrency=1)(BrowserWorker)
+        # max_concurrency=1: an async actor would otherwise run many tasks on one browser;
+        # the "poll" group answers the driver's progress questions while a task runs.
+        self.remote = ray.remote(num_cpus=1, max_restarts=0, max_concurrency=1,
+                                 concurrency_groups={"poll": 1})(BrowserWorker)
         self.actors = {slot: self._new(slot) for slot in range(count)}
         self.free: asyncio.Queue[int] = asyncio.Queue()
         for slot in range(count):
@@ -143,6 +171,7 @@ class _Actors:
 
     async def run(self, task: Task, out: Path, hooks: Hooks) -> None:
         slot = await self.free.get()
+        follow = asyncio.ensure_future(self._follow(slot, task.id))
         try:
             hooks.started(task, "ray")
             try:
@@ -162,7 +191,22 @@ class _Actors:
                                  worker=payload["worker"],
                                  browser_replaced=payload["browser_replaced"])
         finally:
+            follow.cancel()
             self.free.put_nowait(slot)
+
+    async def _follow(self, slot: int, task_id: str) -> None:
+        """Re-emits here the step events of the task an actor runs: the progress panel then
+        shows its current step, as it does for a local worker."""
+        shown: tuple[str, int] | None = None
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            with contextlib.suppress(Exception):  # a dying actor: the task's record says why
+                ref = self.actors[slot].latest_event.options(concurrency_group="poll").remote()
+                event = await asyncio.wrap_future(ref.future())
+                if event is not None and event.task_id == task_id \
+                        and (event.kind, event.step) != shown:
+                    shown = (event.kind, event.step)
+                    emit(event)
 
     async def _call(self, slot: int, task: Task, out: Path) -> dict[str, Any] | ResultRecord:
         """The actor's payload, or the task's record when the actor died or hung."""

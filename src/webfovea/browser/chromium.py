@@ -16,7 +16,9 @@ from pathlib import Path
 _SYSTEM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 
 # Quiet, deterministic Chromium: no background traffic (this harness must not
-# talk to anything but the sites under test), no first-run UI.
+# talk to anything but the sites under test), no first-run UI. No --disable-features here:
+# Chromium keeps only the last one, and Playwright passes its own list (MediaRouter and
+# OptimizationHints among them, and the ones its screenshots and routing rely on).
 BASE_ARGS = (
     "--disable-gpu",
     "--disable-background-networking",
@@ -24,7 +26,6 @@ BASE_ARGS = (
     "--disable-sync",
     "--no-first-run",
     "--disable-quic",
-    "--disable-features=Translate,MediaRouter,OptimizationHints",
 )
 
 

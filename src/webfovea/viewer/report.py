@@ -158,6 +158,12 @@ def _task_href(task: TaskRun, root: Path) -> str:
     return quote((task.dir / TASK_PAGE).relative_to(root).as_posix())
 
 
+def _task_link(task: TaskRun, root: Path) -> str:
+    """The task's name in an index address (``#<link>/step-N``): its directory under
+    ``tasks/``, so a trial reads ``t-1/2``."""
+    return task.dir.relative_to(root / "tasks").as_posix()
+
+
 def _bench_data(run: RunDir) -> dict[str, Any]:
     rows = []
     stages = Counter[str]()
@@ -166,7 +172,8 @@ def _bench_data(run: RunDir) -> dict[str, Any]:
         stage = diagnose_task(t).stage if t.failed else None
         stages.update([stage] if stage else [])
         rows.append({
-            "id": t.label, "href": _task_href(t, run.root), "status": r.status,
+            "id": t.label, "href": _task_href(t, run.root), "link": _task_link(t, run.root),
+            "status": r.status,
             "verdict": t.verdict, "steps": r.steps, "input_tokens": r.usage.input_tokens,
             "output_tokens": r.usage.output_tokens, "elapsed": r.elapsed, "tags": list(t.tags),
             "stage": stage, "answer": r.answer, "reference": t.reference, **row_extras(t),

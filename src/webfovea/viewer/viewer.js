@@ -502,7 +502,20 @@
         : histogram("Tokens per task (thousands)", d.tasks.map((t) => (t.input_tokens + t.output_tokens) / 1000), (v) => v.toFixed(0)));
   }
 
+  // A step linked through the index, as #<task>/step-N (or #<task>; a trial #<task>/<trial>),
+  // opens that task's page at the step: the run's index is the one address to share.
+  function followTaskLink(tasks) {
+    let hash;
+    try { hash = decodeURIComponent(location.hash.slice(1)); } catch { return false; }
+    const wanted = hash.match(/^(.+?)(?:\/step-(\d+))?$/);
+    const task = wanted && tasks.find((t) => t.link === wanted[1]);
+    if (!task) return false;
+    location.replace(task.href + (wanted[2] ? `#step-${wanted[2]}` : ""));
+    return true;
+  }
+
   function renderBench(d) {
+    if (followTaskLink(d.tasks)) return;
     const unique = (xs) => [...new Set(xs)].sort();
     const selects = [
       ["statuses", (t) => [t.status]], ["verdicts", (t) => [t.verdict]], ["outcomes", (t) => [t.bucket]],
