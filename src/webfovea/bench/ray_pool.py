@@ -13,6 +13,7 @@ need webfovea installed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import os
