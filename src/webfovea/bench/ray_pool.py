@@ -18,6 +18,7 @@ import io
 import logging
 import os
 import shutil
+import signal
 import socket
 import tarfile
 import tempfile
@@ -40,6 +41,9 @@ POLL_SECONDS = 0.5
 
 
 def import_ray() -> Any:
+    # Ray's C++ SIGTERM handler (absl's failure handler) dumps a stack and aborts the driver
+    # 3 s later, cutting short the clean stop (interrupts.py): off, before Ray reads it.
+    os.environ.setdefault("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", "1")
     try:
         import ray
     except ImportError as e:
@@ -142,8 +146,14 @@ async def run_ray(tasks: Sequence[Task], job: Job, *, workers: int, address: str
     if started_here:
         # "local" starts a new Ray even when `ray start` left one running on this machine;
         # it gets as many CPUs as workers. A cluster brings its own.
-        ray.init(address=address or "local", num_cpus=None if address else workers,
-                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ours = signal.getsignal(signal.SIGTERM)
+        try:
+            ray.init(address=address or "local", num_cpus=None if address else workers,
+                     include_dashboard=False, log_to_driver=False, configure_logging=False)
+        except Exception as e:  # e.g. "node timed out during startup" on a loaded machine
+            raise ConfigError(f"could not start or reach Ray: {e}") from e
+        finally:
+            signal.signal(signal.SIGTERM, ours)  # ray.init's own exits at once: ours stops cleanly
     pool = _Actors(ray, job, max(1, min(workers, len(tasks))))
     try:
         await asyncio.gather(*(pool.run(t, task_dir(t), hooks) for t in tasks))
