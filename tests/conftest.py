@@ -30,6 +30,15 @@ def pages() -> Iterator[LocalServer]:
         yield server
 
 
+@pytest.fixture(scope="module")
+def openai_key() -> Iterator[None]:
+    """OPENAI_API_KEY set for a module's tests: the fake provider ignores keys, but the
+    OpenAI client refuses to start without one."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OPENAI_API_KEY", "test-key")
+        yield
+
+
 @pytest.fixture(scope="session")
 def other() -> Iterator[LocalServer]:
     """The same pages from another origin (``localhost``), for cross-origin frames."""

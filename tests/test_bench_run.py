@@ -42,24 +42,13 @@ from webfovea.browser.chromium import find_chromium, launch_args
 from webfovea.testing import FakeProvider, FakeRequest, LocalServer
 
 FAST = ["--viewport", "800x600", "--max-steps", "3"]
+pytestmark = pytest.mark.usefixtures("openai_key")  # every test here talks to the fake provider
 
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[LocalServer]:
     with LocalServer(PAGES) as server:
         yield server
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _api_key() -> Iterator[None]:
-    # The fake provider ignores keys; the OpenAI client wants one to exist.
-    old = os.environ.get("OPENAI_API_KEY")
-    os.environ["OPENAI_API_KEY"] = "test-key"
-    yield
-    if old is None:
-        del os.environ["OPENAI_API_KEY"]
-    else:
-        os.environ["OPENAI_API_KEY"] = old
 
 
 # -- one run of several tasks with 2 workers ------------------------------------------------------

@@ -30,17 +30,6 @@ TASK = "Find the total."
 LONG_THOUGHT = "The Reveal total button\nis at the bottom right, " + "and it is blue " * 20
 
 
-@pytest.fixture(scope="module")
-def _key() -> Iterator[None]:
-    old = os.environ.get("OPENAI_API_KEY")
-    os.environ["OPENAI_API_KEY"] = "test-key"
-    yield
-    if old is None:
-        del os.environ["OPENAI_API_KEY"]
-    else:
-        os.environ["OPENAI_API_KEY"] = old
-
-
 def wordy_policy(req: object) -> str:
     """reveal_policy with a long, multi-line thought on the first click."""
     text = reveal_policy(req)  # type: ignore[arg-type]
@@ -57,7 +46,7 @@ def run(pages: LocalServer, tmp_path: Path, *flags: str) -> subprocess.Completed
 
 
 def test_run_shows_each_step_on_stderr_and_keeps_the_summary_on_stdout(
-        pages: LocalServer, tmp_path: Path, _key: None) -> None:
+        pages: LocalServer, tmp_path: Path, openai_key: None) -> None:
     done = run(pages, tmp_path, "-v")
     assert done.returncode == 0, done.stderr
     err, out = done.stderr, done.stdout
@@ -80,7 +69,7 @@ def test_run_shows_each_step_on_stderr_and_keeps_the_summary_on_stdout(
     assert out.splitlines()[:2] == ["status: finished", "answer: 48,210"]
 
 
-def test_quiet_and_json_lines(pages: LocalServer, tmp_path: Path, _key: None) -> None:
+def test_quiet_and_json_lines(pages: LocalServer, tmp_path: Path, openai_key: None) -> None:
     quiet = run(pages, tmp_path, "--quiet")
     assert quiet.returncode == 0, quiet.stderr
     lines = quiet.stderr.splitlines()
@@ -156,7 +145,7 @@ def site() -> Iterator[LocalServer]:
 
 
 def test_bench_prints_a_line_per_task_when_not_a_terminal(site: LocalServer, tmp_path: Path,
-                                                          _key: None) -> None:
+                                                          openai_key: None) -> None:
     done = bench(tmp_path, site, count=4, env={})
     assert done.returncode == 0, done.stderr
     lines = [ln for ln in done.stderr.splitlines() if ln.startswith("[")]
@@ -168,7 +157,7 @@ def test_bench_prints_a_line_per_task_when_not_a_terminal(site: LocalServer, tmp
     assert "\x1b[" not in done.stderr  # no terminal codes in a log
 
 
-def test_bench_panel_on_a_terminal(site: LocalServer, tmp_path: Path, _key: None) -> None:
+def test_bench_panel_on_a_terminal(site: LocalServer, tmp_path: Path, openai_key: None) -> None:
     """FORCE_COLOR makes rich treat the captured stderr as a terminal: the live panel."""
     done = bench(tmp_path, site, count=5, env={"FORCE_COLOR": "1", "COLUMNS": "140"}, delay=0.6)
     assert done.returncode == 0, done.stderr

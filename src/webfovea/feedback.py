@@ -10,17 +10,13 @@ model's own coordinates, as it wrote them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import Action, Point
+from .evidence import Change, Comparison, Effect, PageEvent, Target
 from .trajectory import Outcome
-
-if TYPE_CHECKING:
-    from .browser.executor import Effect, Mapped
-    from .browser.fingerprint import Change, Fingerprint
-    from .browser.locate import Hit
-    from .browser.session import PageEvent
 
 NO_CHANGE = "no detectable change"
 MAX_PHRASES = 4
@@ -67,7 +63,7 @@ def failed_note(text: str, details: dict[str, Any] | None = None) -> Note:
     return Note("error", text, details=details or {})
 
 
-def describe_changes(changes: list[Change]) -> str:
+def describe_changes(changes: Sequence[Change]) -> str:
     words: list[str] = []
     for c in changes:
         table = _FRAME_WORDS if c.frame else _PAGE_WORDS
@@ -106,48 +102,23 @@ def _where(action: Action) -> str:
     return f" at ({point.x:g},{point.y:g})" if isinstance(point, Point) else ""
 
 
-def compose(*, mapped: Mapped, hit: Hit | None, effect: Effect, before: Fingerprint,
-            after: Fingerprint | None, settled: bool, events: list[PageEvent]) -> Note:
-    """The note for one executed action. ``after`` is None when the page was not
-    fingerprinted again (the action does not touch the page, or a new tab took over)."""
-    from .browser import fingerprint  # late: feedback must not import the browser at load time
-    from .browser.locate import short_url
-
-    action = mapped.action
-    frame = short_url(hit.frame.url) if hit and hit.in_child_frame else None
+def compose(*, action: Action, points: tuple[tuple[int, int], ...], target: Target | None,
+            effect: Effect, page: Comparison, settled: bool, events: list[PageEvent]) -> Note:
+    """The note for one executed action: ``points`` in page coordinates, ``target`` the
+    element under the first one, ``page`` the fingerprints before and after compared."""
     details = dict(effect.details)
-    if hit is not None:  # structured, so readers (diagnose) never parse the note's wording
-        details.update(element=hit.describe(), clickable=bool(hit.info and hit.info["clickable"]))
+    if target is not None:  # structured, so readers (diagnose) never parse the note's wording
+        details.update(element=target.description, clickable=target.clickable)
     if effect.failed:
         note = Note("error", f"The {action.name}{_where(action)} failed: {effect.failed}.",
                     details=details)
     elif action.spec.observes:
         note = _observed(effect, details)
     else:
-        text = effect.compare_text or bool(hit and hit.graphic)
-        changes = fingerprint.diff(before, after, text=text) if after else []
-        details.update(_evidence(before, after, changes))
-        animating = bool(before.canvas and before.canvas.animating)
-        moving = fingerprint.uncertain(after) if after else []
-        note = _judged(action, hit, effect, after, settled, events, changes, details,
-                       animating=animating, moving=moving)
-    note.frame, note.page_points = frame, mapped.points
+        details.update(page.details)
+        note = _judged(action, target, effect, page, settled, events, details)
+    note.frame, note.page_points = (target.frame if target else None), points
     return note
-
-
-def _evidence(before: Fingerprint, after: Fingerprint | None, changes: list[Change]
-              ) -> dict[str, Any]:
-    ignored = sum(f.data.get("ignored", 0) for f in after.frames) if after else 0
-    out: dict[str, Any] = {"changes": [c.label for c in changes],
-                           "fingerprint_ms": round(before.ms + (after.ms if after else 0.0), 1),
-                           "frames": len(before.frames)}
-    if ignored:
-        out["noise_ignored"] = ignored  # mutations in regions that change by themselves
-    old, new = before.main, after.main if after else None
-    if old and new and "state" in new.data:  # the main frame's size, for the trajectory
-        out["nodes"] = [old.data["snap"]["nodes"], new.data["state"]["nodes"]]
-        out["text_length"] = [old.data["snap"]["textLength"], new.data["state"]["textLength"]]
-    return out
 
 
 def _observed(effect: Effect, details: dict[str, Any]) -> Note:
@@ -156,42 +127,41 @@ def _observed(effect: Effect, details: dict[str, Any]) -> Note:
     return Note(outcome, f"The {'; '.join(effect.facts)}.", details=details)
 
 
-def _judged(action: Action, hit: Hit | None, effect: Effect, after: Fingerprint | None,
-            settled: bool, events: list[PageEvent], changes: list[Change],
-            details: dict[str, Any], *, animating: bool, moving: list[str]) -> Note:
+def _judged(action: Action, target: Target | None, effect: Effect, page: Comparison,
+            settled: bool, events: list[PageEvent], details: dict[str, Any]) -> Note:
     head = f"The {action.name}{_where(action)}"
     facts = list(effect.facts)
-    if action.spec.holds_pointer and not any(c.kind == "text" for c in changes):
+    if action.spec.holds_pointer and not any(c.kind == "text" for c in page.changes):
         facts.insert(0, "visible text unchanged")
-    said = "; ".join(p for p in (describe_changes(changes), _events_text(events), *facts) if p)
-    if changes or events:
+    said = "; ".join(p for p in (describe_changes(page.changes), _events_text(events), *facts)
+                     if p)
+    if page.changes or events:
         return Note("changed", f"{head} took effect: {said}.", details=details)
     extra = f"; {'; '.join(facts)}" if facts else ""
     if not settled:
         return Note("unknown", f"{head} was performed, but the page was still loading when the "
                                f"wait ended, so its effect is unknown{extra}.", details=details)
-    if after is not None and after.main is None:
+    if page.unreadable:
         return Note("unknown", f"{head} was performed, but the page could not be read "
                                f"afterwards, so its effect is unknown{extra}.", details=details)
-    if animating:
+    if page.animating:
         return Note("unknown", f"{head} was performed, but the canvas there animates by itself, "
                                f"so a redraw could not be judged{extra}.", details=details)
-    if moving:
-        return Note("unknown", f"{head} was performed, but the element there ({moving[0]}) "
+    if page.moving:
+        return Note("unknown", f"{head} was performed, but the element there ({page.moving[0]}) "
                                "changes by itself and changed meanwhile, so whether the action "
                                f"did anything is unknown{extra}.", details=details)
     # Nothing differs: even a handler's own fact (an option selected that was already
     # selected) is no change, so the repeat detector sees a repeated no-op.
-    return Note("no_change", _no_change(head, hit, extra), details=details)
+    return Note("no_change", _no_change(head, target, extra), details=details)
 
 
-def _no_change(head: str, hit: Hit | None, extra: str) -> str:
-    if hit is None:
+def _no_change(head: str, target: Target | None, extra: str) -> str:
+    if target is None:
         return f"{head} made {NO_CHANGE}{extra}."
-    text = f"{head} made {NO_CHANGE}; the element there is {hit.describe()}{extra}"
-    select = hit.info.get("select") if hit.info else None
-    if select:
+    text = f"{head} made {NO_CHANGE}; the element there is {target.description}{extra}"
+    if target.options is not None:
         text += ("; it is a dropdown whose list does not show in screenshots, so use "
                  "select(start_box=..., option=...) with one of: "
-                 + ", ".join(f"'{o}'" for o in select["options"][:20]))
+                 + ", ".join(f"'{o}'" for o in target.options[:20]))
     return text + "."

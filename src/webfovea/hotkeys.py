@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .keys import to_playwright
+from .keys import browser_name, key_names
 
 _MODIFIERS = {"control": "mod", "meta": "mod", "alt": "alt", "shift": "shift"}
 
@@ -43,7 +43,7 @@ class Combo:
 
     @classmethod
     def parse(cls, key: str) -> Combo:
-        parts = [p.lower() for p in to_playwright(key).split("+") if p]
+        parts = [browser_name(n).lower() for n in key_names(key)]
         modifiers = frozenset(_MODIFIERS[p] for p in parts if p in _MODIFIERS)
         return cls(modifiers, frozenset(p for p in parts if p not in _MODIFIERS))
 

@@ -152,7 +152,7 @@ class BenchOptions:
     executor: str = "local"
     ray_address: str | None = None
     resume: bool = False
-    force: bool = False  # with resume: accept a task file other than the run's
+    force: bool = False  # with resume: accept a task file or settings other than the run's
     prices: Prices | None = None
     command: str = ""
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from webfovea import faults
 from webfovea.actions import DIRECTIONS, REGISTRY, Action, ActionSpec, ArgSpec, ArgValue, Point
 from webfovea.errors import ParseError
+from webfovea.keys import key_names
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,6 @@ _BARE_RE = re.compile(
     r"(?:<\|box_start\|>)?\s*[(\[][^()\[\]]*[)\]]\s*(?:<\|box_end\|>)?|[^\s,()\[\]'\"]+"
 )
 _NUM_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
-_KEY_SPLIT_RE = re.compile(r"[\s+]+")
 _EXAMPLE = "Reply with `Thought: ...` then one `Action: click(start_box='(x,y)')`."
 
 
@@ -326,12 +326,8 @@ def _choice(value: str, arg: ArgSpec, spec: ActionSpec) -> str:
 
 
 def _key(value: str, spec: ActionSpec) -> str:
-    """'Ctrl+A' / 'ctrl  a' → 'ctrl a'; 'ctrl++' is ctrl and the plus key."""
-    text = value.strip().lower()
-    plus = text == "+" or text.endswith("++")
-    names = [n for n in _KEY_SPLIT_RE.split(text[:-1] if plus else text) if n]
-    if plus:
-        names.append("+")
+    """'Ctrl+A' / 'ctrl  a' → 'ctrl a'; 'ctrl++' is ctrl and the plus key (keys.key_names)."""
+    names = key_names(value)
     if not names:
         raise _fail("the key is empty", spec)
     return " ".join(names)

@@ -64,7 +64,8 @@ def _bench_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ray-address", help="an existing Ray cluster (default: start a local Ray)")
     p.add_argument("--resume", action="store_true", help="continue an interrupted run")
     p.add_argument("--force", action="store_true",
-                   help="with --resume: accept a task file that differs from the run's")
+                   help="with --resume: accept a task file or effective settings (config "
+                        "file, profile) that differ from the run's")
     # The settings recorded with the run have no defaults here, so --resume can tell what
     # was typed; BenchSettings holds their defaults.
     hidden = argparse.SUPPRESS

@@ -24,7 +24,7 @@ from ..viewer.report import write_report
 from .execute import Job
 from .lock import LOCK_NAME, RunLock
 from .report import build_report, print_table
-from .resume import check_same_tasks
+from .resume import check_same_settings, check_same_tasks, effective_settings
 from .runner import FREE_SETTINGS, Launch, plan, resolve_settings, run
 from .store import DB_NAME, Store
 from .tasks import Split, TaskFile, pick, read_tasks
@@ -62,6 +62,7 @@ def _prepare_and_run(options: BenchOptions, store: Store | None) -> int:
         raise ConfigError(f"no task to run in {options.tasks}")
     if store is not None:
         check_same_tasks(store, task_file, force=options.force)
+        check_same_settings(store, effective_settings(job), force=options.force)
     asyncio.run(_check_models(job, settings))
     preflight_or_skip(job.model, job.base_url, skip=settings.no_preflight)
     if store is None:
@@ -125,6 +126,7 @@ def _bench(options: BenchOptions, store: Store, settings: BenchSettings, job: Jo
                                 "ray_address": options.ray_address,
                                 "tasks_file": str(options.tasks),
                                 "tasks_sha256": task_file.sha256,
+                                "effective": effective_settings(job),
                                 **{k: recorded.get(k) for k in sorted(FREE_SETTINGS)}})
     err = Console(stderr=True)
     total = len(selected) * settings.trials

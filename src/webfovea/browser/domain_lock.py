@@ -33,7 +33,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..domains import DomainPolicy
 from ..errors import BrowserError
-from .session import PageEvent, Tabs
+from ..evidence import PageEvent
+from .session import Tabs
 
 _DOCUMENTS = {"patterns": [{"urlPattern": "*", "resourceType": "Document",
                             "requestStage": "Request"}]}

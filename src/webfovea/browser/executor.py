@@ -2,9 +2,10 @@
 
 ``Executor.execute`` maps the model's points to page points by the measured
 ratio of the very image that was sent, fingerprints the page, performs the
-action, waits for the page to settle and hands the evidence to
-:mod:`webfovea.feedback`, which words the note. Dispatch is derived from the
-action registry: every registered action has a ``_do_<name>`` handler.
+action, waits for the page to settle and hands the evidence, as the data of
+:mod:`webfovea.evidence`, to :mod:`webfovea.feedback`, which words the note. Dispatch
+is derived from the action registry: every registered action has a ``_do_<name>``
+handler.
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from .. import faults, feedback
 from ..actions import REGISTRY, Action
 from ..config import AgentConfig, Size
 from ..errors import BrowserError
+from ..evidence import Effect
 from ..geometry import OutsideImage, model_space, to_page
 from ..keys import to_playwright
 from ..stages import stage
 from . import fingerprint, native_inputs, observe
 from .capture import Screen
-from .effect import Effect as Effect  # re-exported: feedback types its argument by it
 from .errors import translated
 from .frame_fallback import after_click
 from .history import pages_behind
@@ -92,9 +93,11 @@ class Executor:
                 after = await fingerprint.after(self.tabs, point=point, hit=hit,
                                                 canvas=before.canvas)
         events = self.tabs.drain_events()
+        page = fingerprint.compare(before, after,
+                                   text=effect.compare_text or bool(hit and hit.graphic))
         return feedback.compose(
-            mapped=mapped, hit=hit, effect=effect, before=before, after=after,
-            settled=settled, events=events,
+            action=action, points=mapped.points, target=hit.target() if hit else None,
+            effect=effect, page=page, settled=settled, events=events,
         )
 
     # --- pointer -------------------------------------------------------------------------

@@ -4,7 +4,8 @@ Each frame is fingerprinted by one evaluate of ``js/fingerprint.js``, which also
 watcher in the frame that learns which regions change by themselves (clocks, carousels)
 and compares the frame with its own snapshot: see that file for the noise rule. This
 module adds what only the browser side knows (open tabs, whether a frame's document was
-replaced, a canvas's pixels) and turns the comparisons into :class:`Change` records.
+replaced, a canvas's pixels) and turns the comparisons into a
+:class:`~webfovea.evidence.Comparison`, the data feedback words.
 """
 
 from __future__ import annotations
@@ -20,14 +21,13 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FloatRect, Frame, Page
 
 from .. import faults
+from ..evidence import Change, ChangeKind, Comparison
 from .errors import boundary
 from .locate import Hit, short_url
 from .scripts import watched
 from .session import Tabs
 
 Phase = Literal["watch", "baseline", "before", "peek", "after"]
-ChangeKind = Literal["url", "reload", "title", "content", "text", "scroll", "container",
-                     "fields", "focus", "selection", "canvas", "pixels", "tabs"]
 
 # How long a frame's watcher must have watched before its noise rule can be trusted: a
 # one-second clock must have ticked twice (or a region that changed once stayed quiet this
@@ -38,17 +38,6 @@ BASELINE_CAP_MS = 2500
 CANVAS_SAMPLE = (32, 32)  # the canvas image hash: grey levels of this grid
 CANVAS_TOLERANCE = 6  # grey levels; a redraw of the same picture is pixel-identical
 CANVAS_RESAMPLE_S = 0.12  # second look before the action, to see if the canvas animates
-
-
-@dataclass(frozen=True)
-class Change:
-    kind: ChangeKind
-    frame: str | None = None  # short URL of the child frame it happened in; None: the page
-    detail: str = ""
-
-    @property
-    def label(self) -> str:
-        return f"frame:{self.kind}" if self.frame else self.kind
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,6 +146,31 @@ async def peek(tabs: Tabs, *, hit: Hit) -> bool:
     """Has anything changed since ``before``, in any frame? Keeps the action window open."""
     frames = await _take(tabs, "peek", (round(hit.page_x), round(hit.page_y)), hit)
     return any(_frame_changes(None, f, text=False) or f.data.get("fresh") for f in frames)
+
+
+def compare(before: Fingerprint, after: Fingerprint | None, *, text: bool) -> Comparison:
+    """Everything feedback needs of the two prints. ``after`` is None when the page was not
+    fingerprinted again (the action leaves the page alone, or a new tab took over)."""
+    changes = diff(before, after, text=text) if after else []
+    return Comparison(tuple(changes), _evidence(before, after, changes),
+                      unreadable=after is not None and after.main is None,
+                      animating=bool(before.canvas and before.canvas.animating),
+                      moving=tuple(uncertain(after)) if after else ())
+
+
+def _evidence(before: Fingerprint, after: Fingerprint | None, changes: list[Change]
+              ) -> dict[str, Any]:
+    ignored = sum(f.data.get("ignored", 0) for f in after.frames) if after else 0
+    out: dict[str, Any] = {"changes": [c.label for c in changes],
+                           "fingerprint_ms": round(before.ms + (after.ms if after else 0.0), 1),
+                           "frames": len(before.frames)}
+    if ignored:
+        out["noise_ignored"] = ignored  # mutations in regions that change by themselves
+    old, new = before.main, after.main if after else None
+    if old and new and "state" in new.data:  # the main frame's size, for the trajectory
+        out["nodes"] = [old.data["snap"]["nodes"], new.data["state"]["nodes"]]
+        out["text_length"] = [old.data["snap"]["textLength"], new.data["state"]["textLength"]]
+    return out
 
 
 def diff(before: Fingerprint, after: Fingerprint, *, text: bool) -> list[Change]:

@@ -18,7 +18,7 @@ from playwright.async_api import Frame
 from .. import faults
 from . import fingerprint
 from .locate import Hit
-from .scripts import js
+from .scripts import at_point
 from .session import Tabs
 from .settle import settle, settle_frame
 
@@ -92,7 +92,7 @@ async def after_click(tabs: Tabs, hit: Hit, *, cap: float) -> FallbackReport:
     if tabs.page is not page or tabs.events or await fingerprint.peek(tabs, hit=hit):
         return FallbackReport()  # the click worked: dispatching again would click twice
     try:
-        found = await hit.frame.evaluate(js("dom_click"), {"x": hit.x, "y": hit.y})
+        found = await hit.frame.evaluate(at_point("dom_click"), {"x": hit.x, "y": hit.y})
     except PlaywrightError:
         return FallbackReport()
     if not found:

@@ -7,7 +7,8 @@ from typing import Any, Literal
 
 from playwright.async_api import ElementHandle, FloatRect, Frame, Page
 
-from .scripts import js
+from ..evidence import Target
+from .scripts import at_point, js
 
 MAX_FRAME_DEPTH = 6
 
@@ -69,6 +70,14 @@ class Hit:
         clickable = "clickable" if i["clickable"] else "not clickable"
         return f"{' '.join(parts)}{where} ({clickable})"
 
+    def target(self) -> Target:
+        """What feedback needs to know of the element, as data."""
+        select = self.info.get("select") if self.info else None
+        return Target(self.describe(), clickable=bool(self.info and self.info["clickable"]),
+                      graphic=bool(self.graphic),
+                      frame=short_url(self.frame.url) if self.in_child_frame else None,
+                      options=tuple(select["options"]) if select else None)
+
 
 async def hit_test(page: Page, x: float, y: float) -> Hit:
     frame, lx, ly = page.main_frame, float(x), float(y)
@@ -82,6 +91,6 @@ async def hit_test(page: Page, x: float, y: float) -> Hit:
             break
         box = await element.evaluate(js("content_box"))
         lx, ly, frame = lx - box["left"], ly - box["top"], child
-    info = await frame.evaluate(js("describe_at"), {"x": lx, "y": ly})
+    info = await frame.evaluate(at_point("describe_at"), {"x": lx, "y": ly})
     return Hit(frame=frame, x=lx, y=ly, element=element, info=info, page_x=float(x),
                page_y=float(y))

@@ -17,3 +17,11 @@ def watched(name: str) -> str:
     """``js(name)`` run after ``watch.js``, for frames the context's init script missed
     (documents that existed before it, about:blank frames written by script)."""
     return f"(args) => {{\n{js('watch')}\nreturn ({js(name)})(args);\n}}"
+
+
+@cache
+def at_point(name: str) -> str:
+    """``js(name)`` with ``elementAt`` (``element_at.js``: the innermost element at a point,
+    through open shadow roots) in scope, so every script that starts from a point walks
+    into shadow roots the same way."""
+    return f"(args) => {{\nconst elementAt = ({js('element_at')});\nreturn ({js(name)})(args);\n}}"

@@ -26,6 +26,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..config import BrowserConfig
 from ..errors import BrowserError, SiteUnreachable
+from ..evidence import PageEvent
 from .chromium import find_chromium, launch_args
 from .settle import instrument, settle
 
@@ -136,14 +137,6 @@ async def _start_playwright() -> Playwright:
         with contextlib.suppress(Exception):
             await (await starting).stop()
         raise
-
-
-@dataclass
-class PageEvent:
-    """Something the page did on its own that the next note must mention."""
-
-    kind: str  # "new_tab" | "dialog" | "tab_closed" | "download"
-    detail: str
 
 
 @dataclass

@@ -4,15 +4,9 @@
 // text or pixels only, with the canvas box), and the options of a <select> (the
 // point may be on its label). Open shadow roots are looked into; a custom element whose
 // content cannot be looked into (a closed shadow root) is a graphic like a canvas: only
-// its pixels can tell whether it changed.
+// its pixels can tell whether it changed. Run through scripts.at_point (elementAt).
 ({ x, y }) => {
-  // The innermost element at the point, through open shadow roots.
-  let el = document.elementFromPoint(x, y);
-  while (el && el.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
+  const el = elementAt({ x, y });
   if (!el) return null;
   const squash = (s) => (s || "").replace(/\s+/g, " ").trim();
   // The element's own words: its text nodes, else its label attributes, else its whole

@@ -1,14 +1,9 @@
 // The full DOM mouse-event sequence (pointerdown, mousedown, pointerup, mouseup, click)
 // on the element at a point of this frame: the iframe fallback, for frames whose
 // handlers ignore the browser-level input the harness sends. True if an element was there.
+// Run through scripts.at_point (elementAt: into open shadow roots; the events are composed).
 ({ x, y }) => {
-  // The innermost element at the point, through open shadow roots (events are composed).
-  let el = document.elementFromPoint(x, y);
-  while (el && el.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
-    if (!inner || inner === el) break;
-    el = inner;
-  }
+  const el = elementAt({ x, y });
   if (!el) return false;
   const base = {
     bubbles: true, cancelable: true, composed: true, view: window,
