@@ -8,6 +8,10 @@ code, the status in result.json (or the bench invocation's state), and whether s
 held a traceback or an asyncio complaint. Prints one line per round, then a summary.
 
     .venv/bin/python scripts/signal_soak.py --rounds 40 [--seed 1]
+    .venv/bin/python scripts/signal_soak.py --rounds 6 --kinds bench --executor ray
+
+``--executor ray`` runs the bench rounds on a local Ray (a minute or more to start under
+load, which is why no test does it); ``--kinds`` picks the commands tried.
 """
 
 from __future__ import annotations
@@ -44,13 +48,14 @@ def _left_behind(kind: str, out: Path) -> str:
         return "(no store yet)"
     with sqlite3.connect(db) as conn:
         states = [s for (s,) in conn.execute("SELECT state FROM runs")]
+        rows = sorted({s for (s,) in conn.execute("SELECT state FROM tasks")})
     dirs = sorted({json.loads(p.read_text())["status"] for p in out.glob("tasks/*/result.json")})
-    return f"invocation {states[-1] if states else '(none)'}; task dirs {dirs}"
+    return f"invocation {states[-1] if states else '(none)'}; store tasks {rows}; task dirs {dirs}"
 
 
 def one_round(rng: random.Random, server: LocalServer, fp: FakeProvider, work: Path,
-              number: int) -> tuple[str, int, str, str]:
-    kind = rng.choice(("run", "bench"))
+              number: int, kinds: list[str], executor: str) -> tuple[str, int, str, str]:
+    kind = rng.choice(kinds)
     sig = rng.choice((signal.SIGINT, signal.SIGTERM))
     twice = rng.random() < 0.2
     out = work / f"{kind}-{number}"
@@ -61,7 +66,7 @@ def one_round(rng: random.Random, server: LocalServer, fp: FakeProvider, work: P
         tasks = work / f"tasks-{number}.jsonl"
         tasks.write_text("".join(json.dumps({"id": f"t{i}", "instruction": "wait", "url": url})
                                  + "\n" for i in range(3)))
-        args = ["bench", str(tasks), "--out", str(out), "--workers", "2"]
+        args = ["bench", str(tasks), "--out", str(out), "--workers", "2", "--executor", executor]
     env = {**os.environ, "OPENAI_API_KEY": "sk-soak"}
     proc = subprocess.Popen([sys.executable, "-m", "webfovea", *args, "--model", "openai:m",
                              "--base-url", fp.base_url, "--max-steps", "500"],
@@ -103,6 +108,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", nargs="+", choices=("run", "bench"), default=["run", "bench"])
+    parser.add_argument("--executor", choices=("local", "ray"), default="local",
+                        help="the bench rounds' executor")
     ns = parser.parse_args()
     rng = random.Random(ns.seed)
     tally: collections.Counter[tuple[str, int, str]] = collections.Counter()
@@ -110,7 +118,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp, LocalServer(demo.root()) as server, \
             FakeProvider(lambda request: WAIT, delay_seconds=0.3) as fp:
         for number in range(ns.rounds):
-            what, code, left, loud = one_round(rng, server, fp, Path(tmp), number)
+            what, code, left, loud = one_round(rng, server, fp, Path(tmp), number, ns.kinds,
+                                         ns.executor)
             noisy += bool(loud)
             tally[(what, code, left)] += 1
             print(f"{number:3d}  {what:32s} exit {code:3d}  {left}" + (f"  NOISY: {loud}" if loud else ""),

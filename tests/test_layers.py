@@ -98,7 +98,7 @@ def _unit(module: str) -> str:
     """A module's place at package level: its subpackage; each ``cli`` module (the command
     layer, registering subcommands into ``webfovea.cli``) counts as part of that layer."""
     parts = module.split(".")
-    if parts[-1] in ("cli", "__main__"):
+    if parts[-1] in ("cli", "__main__", "entry"):
         return "webfovea.cli"
     return ".".join(parts[:2])
 

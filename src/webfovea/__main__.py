@@ -1,5 +1,5 @@
 """``python -m webfovea`` is the ``webfovea`` command."""
 
-from webfovea.cli import main
+from webfovea.entry import main
 
 main()

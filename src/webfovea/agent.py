@@ -26,6 +26,7 @@ from .rundir import TrajectoryWriter
 from .snapshot.session import SiteSession
 from .stages import Stages, stage
 from .task import Task
+from .text import well_formed
 from .trajectory import ResultRecord, StepRecord, UsageRecord
 
 
@@ -165,6 +166,7 @@ class _Run:
         record.request.update(image_steps=[s.step for s in self.shown],
                               turn_text=request.turns[-1].text if request.turns else "")
         note = await self.act(reply.text, record, screen)
+        note.text = well_formed(note.text)  # page text (a dialog's, an element's) rides in it
         record.note, record.outcome = note.text, note.outcome
         record.guardrail, record.frame, record.details = note.guardrail, note.frame, note.details
         record.harness_seconds = time.monotonic() - t0 - record.model_seconds

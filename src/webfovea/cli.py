@@ -121,7 +121,10 @@ def cmd_demo(ns: argparse.Namespace) -> int:
         options = RunFlags(model=f"scripted:{demo.replies_file()}").options()
         with LocalServer(demo.root()) as server:
             task = Task(instruction=demo.TASK, url=server.url("index.html"), id="demo")
-            result = asyncio.run(run_one(task, options, out))
+            try:
+                result = interrupts.run(run_one(task, options, out))
+            except Interrupted as e:
+                raise Interrupted(e.signum, f"the partial run is in {out}") from None
         _report(result, out)
         print(f"expected answer: {demo.ANSWER}")
         code = exit_code(result.status)
@@ -150,9 +153,11 @@ def cmd_calibrate(ns: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    interrupts.install_sigterm()
-    parser, commands = build_parser()
     try:
+        # From here a stop unwinds (finally blocks run): SIGINT raises KeyboardInterrupt,
+        # SIGTERM its kin Terminated; event loops replace both with cancellation.
+        interrupts.install_handlers()
+        parser, commands = build_parser()
         ns = parser.parse_args(argv)
         code = commands[ns.command](ns)
     except SystemExit as e:  # argparse's --help and usage errors print too

@@ -47,9 +47,13 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     raise Terminated()
 
 
-def install_sigterm() -> None:
-    """Make SIGTERM unwind the program like Ctrl-C instead of killing it mid-write."""
-    signal.signal(signal.SIGTERM, _raise_terminated)
+def install_handlers() -> None:
+    """Make SIGINT and SIGTERM unwind the program (KeyboardInterrupt, :class:`Terminated`)
+    instead of killing it mid-write; replaces the entry point's stop-at-once handlers."""
+    for signum, handler in ((signal.SIGINT, signal.default_int_handler),
+                            (signal.SIGTERM, _raise_terminated)):
+        if signal.getsignal(signum) is not signal.SIG_IGN:  # ignored by the parent: stay so
+            signal.signal(signum, handler)
 
 
 def run(coroutine: Coroutine[Any, Any, T]) -> T:

@@ -18,6 +18,7 @@ import io
 import logging
 import os
 import shutil
+import signal
 import socket
 import tarfile
 import tempfile
@@ -40,6 +41,9 @@ POLL_SECONDS = 0.5
 
 
 def import_ray() -> Any:
+    # Ray's C++ SIGTERM handler (absl's failure handler) dumps a stack and aborts the driver
+    # 3 s later, cutting short the clean stop (interrupts.py): off, before Ray reads it.
+    os.environ.setdefault("RAY_DISABLE_FAILURE_SIGNAL_HANDLER", "1")
     try:
         import ray
     except ImportError as e:
@@ -142,8 +146,14 @@ async def run_ray(tasks: Sequence[Task], job: Job, *, workers: int, address: str
     if started_here:
         # "local" starts a new Ray even when `ray start` left one running on this machine;
         # it gets as many CPUs as workers. A cluster brings its own.
-        ray.init(address=address or "local", num_cpus=None if address else workers,
-                 include_dashboard=False, log_to_driver=False, configure_logging=False)
+        ours = signal.getsignal(signal.SIGTERM)
+        try:
+            ray.init(address=address or "local", num_cpus=None if address else workers,
+                     include_dashboard=False, log_to_driver=False, configure_logging=False)
+        except Exception as e:  # e.g. "node timed out during startup" on a loaded machine
+            raise ConfigError(f"could not start or reach Ray: {e}") from e
+        finally:
+            signal.signal(signal.SIGTERM, ours)  # ray.init's own exits at once: ours stops cleanly
     pool = _Actors(ray, job, max(1, min(workers, len(tasks))))
     try:
         await asyncio.gather(*(pool.run(t, task_dir(t), hooks) for t in tasks))
@@ -175,7 +185,12 @@ class _Actors:
         follow = asyncio.ensure_future(self._follow(slot, task.id))
         try:
             hooks.started(task, "ray")
-            payload = await self._call(slot, task, out)
+            try:
+                payload = await self._call(slot, task, out)
+            except asyncio.CancelledError:  # the user's stop: the run directory says so
+                close_record(task, out, "interrupted", "stopped by the user; the steps it took "
+                             "stayed with its Ray worker")
+                raise
             if isinstance(payload, ResultRecord):  # the actor failed or hung: replaced
                 await hooks.finished(task, payload, worker="ray", browser_replaced=True)
                 return
@@ -212,6 +227,10 @@ class _Actors:
             payload: dict[str, Any] = await asyncio.wait_for(asyncio.wrap_future(ref.future()),
                                                              wait)
             return payload
+        except asyncio.CancelledError:
+            # Stop the actor's task too: a busy actor would hold close() for its whole limit.
+            self.ray.cancel(ref)
+            raise
         except asyncio.TimeoutError:
             status, error = "time_limit", (f"the Ray task did not return within {wait:.0f} s; "
                                            "the bench ended its worker")
@@ -222,9 +241,11 @@ class _Actors:
         return close_record(task, out, status, error)
 
     async def close(self) -> None:
-        closing = [actor.close.remote() for actor in self.actors.values()]
-        for ref in closing:
-            with contextlib.suppress(Exception):  # a dead actor has nothing left to close
-                await asyncio.wait_for(asyncio.wrap_future(ref.future()), 30)
+        closing = [asyncio.wrap_future(actor.close.remote().future())
+                   for actor in self.actors.values()]
+        # Together, 30 s at most; a dead actor's failure has nothing left to close.
+        done, _ = await asyncio.wait(closing, timeout=30)
+        for future in done:
+            future.exception()  # retrieved, so asyncio never reports it as lost
         for actor in self.actors.values():
             self.ray.kill(actor)

@@ -157,8 +157,9 @@ class Store:
     def begin_run(self, *, executor: str, workers: int, command: str,
                   invocation: dict[str, Any], versions: dict[str, Any]) -> int:
         with self._tx() as c:
-            # A previous invocation still 'running' was killed: say so.
+            # A previous invocation still 'running' was killed: say so, and of its tasks.
             c.execute("UPDATE runs SET state = 'killed' WHERE state = 'running'")
+            c.execute("UPDATE tasks SET state = 'killed' WHERE state = 'running'")
             resumed = c.execute("SELECT COUNT(*) FROM runs").fetchone()[0] > 0
             cur = c.execute(
                 "INSERT INTO runs (started_at, state, resumed, executor, workers, command, "
@@ -173,9 +174,13 @@ class Store:
                       (json.dumps(versions), run_id))
 
     def end_run(self, run_id: int, state: str) -> None:
+        """End the invocation; a task it left unfinished takes its state ('interrupted'),
+        never a stale 'running' (``--resume`` reruns every task not 'done')."""
         with self._tx() as c:
             c.execute("UPDATE runs SET state = ?, ended_at = ? WHERE run_id = ?",
                       (state, time.time(), run_id))
+            c.execute("UPDATE tasks SET state = ? WHERE state = 'running' AND run_id = ?",
+                      (state, run_id))
 
     def runs(self) -> list[dict[str, Any]]:
         rows = self.conn.execute("SELECT * FROM runs ORDER BY run_id").fetchall()

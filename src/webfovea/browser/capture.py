@@ -25,6 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 from ..config import Size
 from ..geometry import fit_within
 from ..stages import stage
+from ..text import well_formed
 from .errors import boundary
 from .scripts import js
 
@@ -114,7 +115,7 @@ async def capture(page: Page, *, cap: Size | None) -> Screen:
     if sent != target:
         png, sent, full = await _fallback(page, cap)
     return Screen(png=png, sent=sent, capture=full, page=viewport, url=page.url,
-                  title=str(state["title"]))
+                  title=well_formed(str(state["title"])))
 
 
 async def _fallback(page: Page, cap: Size | None) -> tuple[bytes, Size, Size]:

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from .. import interrupts
 from ..bench.report import build_report, print_table
 from ..bench.store import Store
 from ..errors import ConfigError
+from ..interrupts import Interrupted
 from ..options import RunFlags, add_run_options, flags_from
 from ..viewer.report import write_report
 from . import assets
@@ -71,7 +72,10 @@ def cmd_miniwob(ns: argparse.Namespace) -> int:
                         base_url=ns.base_url, time_limit_scale=ns.time_limit_scale,
                         workers=ns.workers, agent=options.agent, browser=options.browser)
     console = Console(stderr=True)
-    episodes = asyncio.run(run(settings, ns.out, console=console))
+    try:
+        episodes = interrupts.run(run(settings, ns.out, console=console))
+    except Interrupted as e:  # the run so far is a bench run directory: score/view read it
+        raise Interrupted(e.signum, f"the partial run is in {ns.out}") from None
     store = Store.open_existing(ns.out)
     try:
         report = build_report(store, str(ns.out))

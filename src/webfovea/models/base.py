@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
+from webfovea.text import well_formed
+
 
 @dataclass(frozen=True)
 class SentImage:
@@ -72,6 +74,9 @@ class ModelReply:
     text: str
     usage: Usage = field(default_factory=Usage)
     model: str = ""
+
+    def __post_init__(self) -> None:  # one place for every provider's reply
+        object.__setattr__(self, "text", well_formed(self.text))
 
 
 @runtime_checkable

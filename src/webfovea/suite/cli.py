@@ -21,6 +21,7 @@ from typing import Any
 
 from ..bench.command import run_bench
 from ..errors import ConfigError
+from ..interrupts import Interrupted
 from ..options import BenchOptions, BenchSettings
 from .catalog import tasks
 from .commands import export, list_tasks, serve
@@ -152,7 +153,24 @@ def run_suite(options: SuiteOptions) -> int:
                                       ("image_cap", options.image_cap),
                                       ("record_site", options.record_site),
                                       ("replay_site", options.replay_site)) if v is not None}}
-        return run_bench(BenchOptions(
-            tasks=task_file, out=options.out, settings=BenchSettings(**given),
-            given=frozenset(given), workers=options.workers, resume=options.resume,
-            command=shlex.join(sys.argv)))
+        try:
+            return run_bench(BenchOptions(
+                tasks=task_file, out=options.out, settings=BenchSettings(**given),
+                given=frozenset(given), workers=options.workers, resume=options.resume,
+                command=shlex.join(sys.argv)))
+        except Interrupted as e:  # bench's hint names the task file, a temporary one here
+            raise Interrupted(e.signum, f"continue with --resume ({resume_command(options)})"
+                              ) from None
+
+
+def resume_command(options: SuiteOptions) -> str:
+    """The ``suite run`` that continues this run: the same tasks (seed, choice) and model;
+    the rest comes from the run directory."""
+    words = ["webfovea", "suite", "run", "--out", str(options.out)]
+    for flag, value, default in (("--seed", options.seed, 0), ("--only", options.only, None),
+                                 ("--limit", options.limit, None),
+                                 ("--model", options.model, "oracle"),
+                                 ("--base-url", options.base_url, None)):
+        if value != default:
+            words += [flag, str(value)]
+    return shlex.join([*words, "--resume"])
