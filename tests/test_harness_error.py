@@ -55,6 +55,7 @@ def test_a_lone_surrogate_from_a_model_or_a_page_is_replaced(pages: LocalServer,
     page_steps = [json.loads(x) for x in (out / "tasks/page/steps.jsonl").read_text().splitlines()]
     assert page_steps[0]["title"] == "Saved \ufffd"
     assert "Saved \ufffd" in page_steps[0]["note"]  # the dialog's text, in the note
+    assert "Saved \ufffd" in json.dumps(page_steps[0]["details"], ensure_ascii=False)  # the label
     asked = [r for r in fp.requests if "page task" in r.turns[0].text]
     assert any("Saved \ufffd" in t.text for t in asked[1].turns)  # ... and in the next request
     score = subprocess.run([sys.executable, "-m", "webfovea", "score", str(out), "--format",

@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticSerializationError
 
 from .errors import ConfigError
 from .task import Task
+from .text import well_formed
 from .trajectory import ResultRecord, StepRecord
 
 RESULT, STEPS, TASK, SCORE = "result.json", "steps.jsonl", "task.json", "score.json"
@@ -70,7 +72,7 @@ class TrajectoryWriter:
 
     def append_step(self, record: StepRecord) -> None:
         with self.steps_path.open("a", encoding="utf-8") as fh:
-            fh.write(record.model_dump_json() + "\n")
+            fh.write(record_json(record) + "\n")
 
     def write_result(self, result: ResultRecord) -> None:
         write_result(self.out, result)
@@ -78,7 +80,7 @@ class TrajectoryWriter:
 
 def write_result(task_dir: Path, result: ResultRecord) -> None:
     task_dir.mkdir(parents=True, exist_ok=True)
-    _atomic_write(task_dir / RESULT, result.model_dump_json(indent=2))
+    _atomic_write(task_dir / RESULT, record_json(result, indent=2))
 
 
 def write_task(task_dir: Path, task: Task) -> None:
@@ -89,6 +91,26 @@ def write_task(task_dir: Path, task: Task) -> None:
 
 def write_score(task_dir: Path, score: ScoreRecord) -> None:
     _atomic_write(task_dir / SCORE, score.model_dump_json(indent=2))
+
+
+def record_json(record: BaseModel, *, indent: int | None = None) -> str:
+    """The record as JSON. Page text can hold a lone UTF-16 surrogate (a label cut
+    mid-emoji) that no UTF-8 file can: such text is written with U+FFFD in its place."""
+    try:
+        return record.model_dump_json(indent=indent)
+    except PydanticSerializationError:
+        data = _well_formed(record.model_dump(mode="json"))
+        return json.dumps(data, ensure_ascii=False, indent=indent)
+
+
+def _well_formed(value: Any) -> Any:
+    if isinstance(value, str):
+        return well_formed(value)
+    if isinstance(value, dict):
+        return {_well_formed(k): _well_formed(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_well_formed(v) for v in value]
+    return value
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -137,4 +137,4 @@ async def visible_text(page: Page) -> str:
             continue  # a detached frame shows nothing
         header = "" if frame.parent_frame is None else f"\n--- frame {frame.url}\n"
         parts.append(header + text)
-    return "".join(parts)
+    return well_formed("".join(parts))  # the answer's evidence file is UTF-8

@@ -17,8 +17,8 @@ from ..interrupts import Interrupted
 from ..options import RunFlags, add_run_options, flags_from
 from ..viewer.report import write_report
 from . import assets
+from .catalog import POLICIES
 from .models import ORACLE
-from .policies import POLICIES
 from .runner import SUMMARY, Settings, run, summarise
 
 # MiniWoB's own window (500x320, the 160x210 task area at its top left), zoomed 2x. Pages lay

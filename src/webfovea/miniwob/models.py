@@ -12,8 +12,9 @@ from __future__ import annotations
 from ..actions import Action, ArgValue, Point
 from ..errors import ModelError
 from ..models.base import Model, ModelReply, ModelRequest, Usage
+from .catalog import POLICIES
 from .page import TaskPage
-from .policies import POLICIES, Move, Stuck, View
+from .policies import Move, Stuck, View
 
 ORACLE = "miniwob-oracle"
 

@@ -606,7 +606,3 @@ def _search_engine(v: View, m: Memory) -> Move:
     if link is None:
         raise Stuck(f"no page link {page}")
     return click(link, f"page {page} of the results")
-
-
-# More plans register themselves into POLICIES (they build on the helpers above).
-from . import policies_apps, policies_widgets  # noqa: E402, F401
