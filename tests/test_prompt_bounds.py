@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
@@ -40,6 +42,7 @@ async def _flood(browser: BrowserSession, url: str, out: Path,
         return fp.requests
 
 
+@pytest.mark.slow  # the flood page test below is the quick sample of bounded requests
 async def test_many_new_tabs_are_counted_not_listed(
         browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
     requests = await _flood(browser, pages.url("models/flood.html"), tmp_path, [TABS, WAIT])

@@ -39,7 +39,10 @@ def _suite() -> SuiteServer:
     return server
 
 
-@pytest.mark.timeout(900)  # six oracle runs; several minutes on a loaded machine
+# Six oracle runs over suite sites: slow (make test-all). test_snapshot.py's record/replay
+# tests are the quick sample; benchmarks/snapshot_suite.py runs the whole suite.
+@pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_a_recorded_suite_bench_replays_with_the_same_answers_and_no_site_request(
         tmp_path: Path) -> None:
     task_file = tmp_path / "tasks.jsonl"

@@ -41,6 +41,8 @@ def test_the_oracle_solves_suite_tasks_through_the_harness(tmp_path: Path) -> No
     assert all(t["correct"] for t in by_id.values()), by_id
 
 
+# Two suite runs; test_roundtrip's provider-resize test is the quick sample of the same effect.
+@pytest.mark.slow
 def test_provider_resizing_breaks_only_a_harness_that_sends_full_size_images(
         tmp_path: Path) -> None:
     _, capped = _suite_run(tmp_path / "capped", "--oracle-provider-resize")
