@@ -292,7 +292,7 @@
       img.href ? el("a", { href: img.href, text: img.label }) : img.label,
       img.size ? ` (${img.size[0]}×${img.size[1]} sent)` : ""));
     const earlier = sent.turns > 1 ? `; before it, ${sent.turns - 1} earlier turns (the earlier steps' prompts and replies)` : "";
-    return el("details", { cls: "sent" }, el("summary", { text: `Sent to the model (${images.length} screenshots)` }),
+    return el("details", { cls: "sent" }, el("summary", { text: `Sent to the model (${images.length} screenshot${images.length === 1 ? "" : "s"})` }),
       el("div", { cls: "muted", text: `system text ${fmt.int(sent.system_chars)} characters${earlier}` }),
       el("strong", { text: "Screenshots attached (oldest first)" }), el("ul", {}, images),
       el("strong", { text: "This step's prompt" }), el("pre", { text: fmt.text(sent.text) }));
