@@ -145,7 +145,9 @@ async def test_index_sorts_filters_and_charts(browser: BrowserSession, runs: Pat
 
         by_tag = page.locator("svg[aria-label='Success by tag (± standard error)']")
         labels = await by_tag.locator("text").all_text_contents()
-        assert "shop" in labels and "100% ± 0% (2/2)" in labels and "0% ± 0% (0/1)" in labels
+        # At 2/2 and 0/1 the standard error is 0: the Wilson interval is shown instead.
+        assert "shop" in labels and "100% (95% CI 34%–100%) (2/2)" in labels
+        assert "0% (95% CI 0%–79%) (0/1)" in labels
         assert XSS_TAG in labels  # the tag's markup drawn as text
         assert re.search(r"tokens [\d,]+ in / [\d,]+ out", await page.locator(".headline").inner_text())
         assert problems == []
@@ -298,7 +300,7 @@ async def test_folder_index_lists_every_run(browser: BrowserSession, runs: Path,
         assert by_name["a"][1] == "bench" and by_name["single"][1] == "task"
         assert by_name["b"][2] == "openai:fake-vlm"
         assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d", by_name["b"][3])
-        assert by_name["b"][5] == "67% ± 27% (2/3)" and by_name["a"][5].startswith("0% ± 0% (0/3)")
+        assert by_name["b"][5] == "67% ± 27% (2/3)" and by_name["a"][5] == "0% (95% CI 0%–56%) (0/3)"
         assert re.match(r"[\d,]+ / [\d,]+$", by_name["b"][7])  # tokens in / out
         await page.get_by_role("button", name="success").click()
         await page.get_by_role("button", name="success").click()
@@ -331,6 +333,7 @@ def test_score_and_compare_draw_their_numbers(runs: Path, tmp_path: Path) -> Non
     assert any(t.startswith(f"{100 * correct / n:.0f}% ± ") and t.endswith(f"({correct}/{n})")
                for t in texts), texts
     assert {"shop", "easy"} <= set(texts)
+    assert "100% (95% CI 21–100) (1/1)" in texts  # tag "easy": an interval, not "± 0"
     # The tag's markup drawn as text, shortened to the label width.
     assert any(t.endswith("…") and XSS_TAG.startswith(t[:-1]) and len(t) > 20 for t in texts)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..errors import ConfigError
+from ..outcomes import Rate
 from .compare import Comparison
 from .report import Report
 from .store import TaskRow
@@ -45,10 +46,15 @@ class Panel:
 
 
 def rate_bar(label: str, correct: float, n: int) -> Bar:
-    """A success rate with its binomial standard error (``correct`` may be a sum of rates)."""
+    """A success rate with its binomial standard error (``correct`` may be a sum of rates);
+    at 0/n and n/n, where the error is 0, the caption gives the Wilson 95 % interval."""
     p = correct / n if n else 0.0
     se = math.sqrt(p * (1 - p) / n) if n else 0.0
-    return Bar(label, p, f"{100 * p:.0f}% ± {100 * se:.0f} ({correct:g}/{n})", se)
+    caption = f"{100 * p:.0f}% ± {100 * se:.0f} ({correct:g}/{n})"
+    if n and correct in (0, n):
+        low, high = Rate(int(correct), n).interval or (0.0, 1.0)
+        caption = f"{100 * p:.0f}% (95% CI {100 * low:.0f}–{100 * high:.0f}) ({correct:g}/{n})"
+    return Bar(label, p, caption, se)
 
 
 def _panel_svg(panel: Panel, top: float) -> tuple[list[str], float]:

@@ -77,9 +77,21 @@
   // --- charts: inline SVG drawn from the numbers, text as text nodes ----------------------
 
   // Success rate with its binomial standard error, sqrt(p(1-p)/n).
+  // A success rate with its standard error; at 0/n and n/n the error is 0, which says
+  // nothing, so the caption gives the Wilson 95 % interval there (as `score` does).
   function rate(correct, n) {
     const p = n ? correct / n : 0;
-    return { correct, n, p, se: n ? Math.sqrt((p * (1 - p)) / n) : 0 };
+    const se = n ? Math.sqrt((p * (1 - p)) / n) : 0;
+    let caption = `${fmt.pct(p)} ± ${fmt.pct(se)} (${correct}/${n})`;
+    if (n && (correct === 0 || correct === n)) {
+      const z = 1.959964;
+      const d = 1 + (z * z) / n;
+      const centre = (p + (z * z) / (2 * n)) / d;
+      const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+      const low = Math.max(0, centre - half), high = Math.min(1, centre + half);
+      caption = `${fmt.pct(p)} (95% CI ${fmt.pct(low)}–${fmt.pct(high)}) (${correct}/${n})`;
+    }
+    return { correct, n, p, se, caption };
   }
 
   // Horizontal bars: one row per [label, value in 0..max, caption, whisker or null].
@@ -114,7 +126,7 @@
   function successChart(title, groups) {
     const rows = [...groups.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([name, g]) => {
       const r = rate(g.correct, g.n);
-      return [name, r.p, `${fmt.pct(r.p)} ± ${fmt.pct(r.se)} (${g.correct}/${g.n})`, r.se];
+      return [name, r.p, r.caption, r.se];
     });
     return el("figure", {}, el("figcaption", { text: title }),
       rows.length ? barChart(title, rows, { whiskers: true }) : el("p", { cls: "muted", text: "no scored task" }));
@@ -618,7 +630,7 @@
       ["date", (r) => r.date, (r) => el("td", { text: fmt.text(r.date) })],
       ["tasks", (r) => r.tasks, (r) => el("td", { cls: "num", text: String(r.tasks) })],
       ["success", (r) => (r.scored ? r.correct / r.scored : -1), (r) => el("td", { cls: "num",
-        text: r.scored ? `${fmt.pct(r.correct / r.scored)} ± ${fmt.pct(rate(r.correct, r.scored).se)} (${r.correct}/${r.scored})` : "—" })],
+        text: r.scored ? rate(r.correct, r.scored).caption : "—" })],
       ["cost", (r) => (r.cost === null ? -1 : r.cost), (r) => el("td", { cls: "num", text: fmt.cost(r.cost) })],
       ["tokens", (r) => r.input_tokens + r.output_tokens, (r) => el("td", { cls: "num", text: `${fmt.int(r.input_tokens)} / ${fmt.int(r.output_tokens)}` })],
     ];
