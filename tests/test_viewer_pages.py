@@ -76,10 +76,7 @@ def bench(tasks: Path, out: Path, *, faults: str = "") -> None:
 
 
 def view(*dirs: Path) -> Path:
-    done = subprocess.run([sys.executable, "-m", "webfovea", "view", *map(str, dirs)],
-                          capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return Path(done.stdout.strip())
+    return Path(webfovea("view", *map(str, dirs)).stdout.strip())
 
 
 @pytest.fixture(scope="module")
