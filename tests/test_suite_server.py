@@ -73,6 +73,24 @@ async def _layout(suite: SuiteServer, page: Page) -> Layout:
     raise AssertionError(f"no layout report for {page.url}")
 
 
+async def _layout_showing(suite: SuiteServer, page: Page, fid: str) -> Layout:
+    """The layout once it places ``fid`` where the page has it.
+
+    Until the new page's first report arrives, the server may still hold an earlier page at
+    the same URL (one closed without a pagehide, or reported before its web fonts loaded);
+    clicking by that report's coordinates can miss.
+    """
+    box = await page.locator(f"[data-fovea='{fid}']").bounding_box()
+    assert box is not None, fid
+    for _ in range(50):
+        layout = await _layout(suite, page)
+        el = layout.get(fid)
+        if el is not None and abs(el.x - box["x"]) < 1 and abs(el.y - box["y"]) < 1:
+            return layout
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"the layout never placed {fid} at {box}")
+
+
 def _allowed(url: str) -> bool:
     parts = urlsplit(url)
     host = parts.hostname or ""
@@ -173,7 +191,7 @@ async def test_hidden_tooltip_has_no_text_until_hovered(suite: SuiteServer, page
 async def test_cookie_banner_is_reported_as_covering_rows(suite: SuiteServer,
                                                           page: Page) -> None:
     await page.goto(suite.url("rankings.fovea.test"))
-    layout = await _layout(suite, page)
+    layout = await _layout_showing(suite, page, "cookie-accept")
     covered = layout.get("r15-name")
     assert covered is not None and covered.in_view and covered.hit is False
     accept = layout.get("cookie-accept")
