@@ -251,3 +251,13 @@ async def test_reselecting_the_selected_option_is_no_change(opened: Opener,
         note, _ = await act(ex, "select", (225, 220), option="Double")
     assert note.outcome == "no_change" and NO_CHANGE in note.text, note.text
     assert note.details["changes"] == []
+
+
+async def test_redrawing_what_is_already_shown_is_no_change(opened: Opener,
+                                                            pages: LocalServer) -> None:
+    # rerender.html re-renders its list, label and style on every sort click.
+    async with opened(pages.url("live/rerender.html")) as ex:
+        again, _ = await act(ex, "click", (160, 120))  # "Price": the order already shown
+        other, _ = await act(ex, "click", (290, 120))  # "Name": a new order
+    assert again.outcome == "no_change" and NO_CHANGE in again.text, again.text
+    assert other.outcome == "changed" and other.details["changes"], other.text

@@ -115,6 +115,26 @@
     if (rec.type === "attributes") return words(rec.target);
     return [...rec.addedNodes].some(words) || [...rec.removedNodes].some((n) => !w.born.has(n) && words(n));
   };
+  // A mutation that leaves what it touched as it was: text or an attribute set to the value
+  // it had, or children replaced by identical ones (an app re-rendering from unchanged
+  // state). Nothing shown changed, so it is neither noise nor the action's effect. Subtrees
+  // with state markup does not carry (a canvas's drawing, a field's value, a frame, a
+  // shadow root) are never taken as identical.
+  const STATEFUL = "canvas, iframe, frame, object, embed, video, audio, input, textarea, select";
+  const plain = (n) => n.nodeType === 3 || (n.nodeType === 1 && !n.shadowRoot &&
+    !n.matches(STATEFUL) && !n.querySelector(STATEFUL));
+  const neutral = (rec) => {
+    if (rec.drawn) return false;
+    if (rec.type === "characterData") return rec.oldValue === rec.target.nodeValue;
+    if (rec.type === "attributes") return rec.oldValue === rec.target.getAttribute(rec.attributeName);
+    const added = rec.addedNodes;
+    const removed = rec.removedNodes;
+    if (!added.length || added.length !== removed.length) return false;
+    for (let i = 0; i < added.length; i++) {
+      if (!plain(removed[i]) || !removed[i].isEqualNode(added[i])) return false;
+    }
+    return true;
+  };
   const regular = (gaps) => gaps.length >= 2 &&
     Math.max(gaps[0], gaps[1]) <= 1.6 * Math.min(gaps[0], gaps[1]);
   const learn = (key, weight, t) => {
@@ -153,7 +173,7 @@
           if (n.nodeType === 1) findRoots(n);
         }
       }
-      const weight = weightOf(rec);
+      const weight = neutral(rec) ? 0 : weightOf(rec);
       if (!weight) continue;
       const key = regionOf(rec);
       if (typeof key === "string") { // the latest element of a signature names it
@@ -179,7 +199,8 @@
   };
   w.flush = () => take(w.observer.takeRecords());
 
-  const OPTIONS = { subtree: true, childList: true, characterData: true, attributes: true };
+  const OPTIONS = { subtree: true, childList: true, characterData: true, attributes: true,
+    characterDataOldValue: true, attributeOldValue: true };
   w.observer = new MutationObserver(take);
   w.observer.observe(document, OPTIONS);
   const observeRoot = (root) => {
