@@ -33,6 +33,7 @@ from webfovea.testing import FakeRequest
 from webfovea.testing.local_server import LocalServer
 
 Policy = Callable[[FakeRequest], str]
+FRAME_BLANK = (487.5, 562.5)  # shop.html's frame, below its bar and tooltip
 # fault -> (policy, the stage it breaks, words the evidence must contain)
 FAULTS: dict[str, tuple[Callable[[], Policy], str, str]] = {
     "coords_3_4": (lambda: reveal_policy, "execute", "coordinate mapping"),
@@ -56,6 +57,9 @@ async def runs(browser: BrowserSession, pages: LocalServer,
     await record(browser, pages, root / "budget", scripted([reply("reload()")] * 2),
                  budgets={"reload": 1}, max_steps=2)
     await record(browser, pages, root / "model", scripted([reply("wait()")]))
+    # Blank space inside the frame, whose fingerprint is intact: the click did nothing.
+    await record(browser, pages, root / "frame_blank", scripted([reply(click(FRAME_BLANK))] * 2),
+                 max_steps=2)
     await record(browser, pages, root / "wrong", scripted(
         [reply(click(REVEAL)), reply("finished(content='41,800')", "The total must be 41,800.")]))
     invented = (f"{click(REVEAL)}\nObservation: the total shows 48,210.\n"
@@ -107,6 +111,13 @@ def test_budget_refusal_is_a_guardrail(runs: Path) -> None:
     failure = diagnose(runs / "budget").diagnosed[0]
     assert (failure.stage, failure.step) == ("guardrails", 2)
     assert "budget:reload" in failure.evidence
+
+
+def test_a_click_on_blank_frame_space_is_not_blamed_on_feedback(runs: Path) -> None:
+    failure = diagnose(runs / "frame_blank").diagnosed[0]
+    assert failure.status == "step_limit"
+    assert [f for f in failure.findings if f.stage == "feedback"] == [], failure.findings
+    assert failure.stage == "guardrails" and "step limit" in failure.evidence, failure
 
 
 def test_model_that_stops_answering_is_the_model_stage(runs: Path) -> None:

@@ -178,9 +178,12 @@ def _mapping_mismatch(r: StepRecord) -> str:
 
 
 def _frame_feedback(r: StepRecord) -> Check:
-    if r.outcome == "no_change" and r.frame:
+    # Only a print that left the child frames out (details["frames"] counts the frames
+    # fingerprinted) cannot see what happened in one; with them in, "no detectable change"
+    # there is evidence like anywhere else (a click on blank frame space did nothing).
+    if r.outcome == "no_change" and r.frame and r.details.get("frames", 1) <= 1:
         return [("feedback", f"the {_name(r)} landed inside frame {r.frame} and was reported as "
-                             "no detectable change", True)]
+                             "no detectable change, but the frame was not fingerprinted", True)]
     return []
 
 
