@@ -11,15 +11,25 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-import tldextract
 
 from .errors import ConfigError
 
-# suffix_list_urls=() → the bundled snapshot only: the harness must not fetch anything.
-# Private suffixes (github.io, …) count, so two users' pages are two sites.
-_EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None,
+if TYPE_CHECKING:
+    from tldextract import TLDExtract
+
+
+@cache
+def _extractor() -> TLDExtract:
+    # Imported on first use: tldextract brings requests and urllib3 (about a third of the
+    # command line's start-up), and most commands never ask for a site.
+    import tldextract
+
+    # suffix_list_urls=() → the bundled snapshot only: the harness must not fetch anything.
+    # Private suffixes (github.io, …) count, so two users' pages are two sites.
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None,
                                  include_psl_private_domains=True)
 
 WEB_SCHEMES = frozenset({"http", "https"})
@@ -38,7 +48,7 @@ def site_of(host: str) -> str:
     host = host.lower().rstrip(".")
     if _is_ip(host):
         return host
-    parts = _EXTRACT(host)
+    parts = _extractor()(host)
     if parts.top_domain_under_public_suffix:
         return parts.top_domain_under_public_suffix
     if parts.suffix:
