@@ -7,12 +7,15 @@ import argparse
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import profiles
-from .calibrate import Calibration, calibrate
 from .config import Size
-from .models.loader import load_model
-from .models.preflight import preflight
+
+if TYPE_CHECKING:
+    from .calibrate import Calibration
+
+# The handler imports what it runs when called (see webfovea.cli): parsing stays light.
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -28,6 +31,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def cmd_check(ns: argparse.Namespace) -> int:
+    from .calibrate import calibrate
+    from .models.loader import load_model
+    from .models.preflight import preflight
+
     settings = argparse.Namespace(model=ns.model, base_url=ns.base_url, config=ns.config,
                                   coords=None, image_cap=None, history=None)
     resolved = profiles.apply(settings)

@@ -1,4 +1,9 @@
-"""The ``webfovea`` command (DESIGN's command line contract)."""
+"""The ``webfovea`` command (DESIGN's command line contract).
+
+Building the parser imports only the option modules; each command's handler imports what it
+runs when it is called, so ``--help``, ``view`` or ``score`` never load the browser, the model
+SDKs or Ray (about half of the start-up of every ``webfovea`` process).
+"""
 
 from __future__ import annotations
 
@@ -9,28 +14,21 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from . import check_cli, cost_cli, demo, inputs, interrupts, live
-from .agent import run_task
+from . import check_cli, cost_cli, inputs, interrupts, live
 from .bench import cli as bench_cli
-from .browser.session import BrowserSession
-from .calibrate import Calibration, calibrate
-from .config import Size
 from .errors import WebfoveaError, error_exit, exit_code
 from .interrupts import Interrupted
 from .miniwob import cli as miniwob_cli
-from .model_options import preflight_or_skip
-from .models.loader import load_model
-from .models.prices import cost_text
 from .options import RunFlags, RunOptions, add_run_options, flags_from
 from .snapshot import cli as snapshot_cli
-from .snapshot.session import check_snapshot
 from .suite import cli as suite_cli
-from .suite.cli import SuiteOptions, run_suite
-from .task import Task
-from .testing.local_server import LocalServer
-from .trajectory import ResultRecord
 from .viewer import cli as viewer_cli
+
+if TYPE_CHECKING:
+    from .task import Task
+    from .trajectory import ResultRecord
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -68,6 +66,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
 
 async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
     """One task with its own browser and model: what ``run`` and the scripted demo do."""
+    from .agent import run_task
+    from .browser.session import BrowserSession
+    from .model_options import preflight_or_skip
+    from .models.loader import load_model
+    from .snapshot.session import check_snapshot
+
     check_snapshot(options.agent.site)
     model = load_model(options.model, base_url=options.base_url,
                        host_rules=options.browser.host_rules)
@@ -81,6 +85,8 @@ async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
 
 
 def _report(result: ResultRecord, out: Path) -> None:
+    from .models.prices import cost_text
+
     print(f"status: {result.status}")
     if result.answer is not None:
         print(f"answer: {result.answer}")
@@ -94,6 +100,8 @@ def _report(result: ResultRecord, out: Path) -> None:
 
 
 def cmd_run(ns: argparse.Namespace) -> int:
+    from .task import Task
+
     inputs.check_run(ns)
     out = ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S")
     task = Task(instruction=ns.task, url=ns.url)
@@ -116,6 +124,10 @@ REAL_MODEL_HINT = """To drive a real model instead, for example:
 
 
 def cmd_demo(ns: argparse.Namespace) -> int:
+    from . import demo
+    from .task import Task
+    from .testing.local_server import LocalServer
+
     out = ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S")
     if ns.scripted:
         options = RunFlags(model=f"scripted:{demo.replies_file()}").options()
@@ -131,13 +143,17 @@ def cmd_demo(ns: argparse.Namespace) -> int:
     else:
         print(f"webfovea demo: the oracle on {ns.tasks} offline-suite tasks, through the same "
               "round trip a real model uses")
-        code = run_suite(SuiteOptions(out=out, limit=ns.tasks))
+        code = suite_cli.run_suite(suite_cli.SuiteOptions(out=out, limit=ns.tasks))
         print(f"see the trajectories: webfovea view {out}")
     print(REAL_MODEL_HINT)
     return code
 
 
 def cmd_calibrate(ns: argparse.Namespace) -> int:
+    from .calibrate import Calibration, calibrate
+    from .config import Size
+    from .models.loader import load_model
+
     size = Size.parse(ns.size, flag="--size")
     model = load_model(ns.model, base_url=ns.base_url)
 

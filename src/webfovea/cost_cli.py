@@ -7,12 +7,16 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .config import AgentConfig
 from .errors import ConfigError
-from .estimate import LayoutCost, StepSent, layout_cost
 from .models.prices import Price, cost_text, find_price
-from .rundir import read_result, read_steps
+
+if TYPE_CHECKING:
+    from .estimate import LayoutCost, StepSent
+
+# The handler imports what it runs when called (see webfovea.cli): parsing stays light.
 
 Command = Callable[[argparse.Namespace], int]
 # The Anthropic rule when only input/output prices are given.
@@ -53,6 +57,9 @@ def task_dirs(run_dir: Path) -> list[Path]:
 
 
 def load_task(path: Path) -> TaskRun:
+    from .estimate import StepSent
+    from .rundir import read_result, read_steps
+
     result, steps = read_result(path), read_steps(path)
     sent = tuple(StepSent(s.step, s.sent_size, s.thought, s.action_source or "(none)", s.note)
                  for s in steps)
@@ -81,6 +88,8 @@ def chosen_price(ns: argparse.Namespace, model: str) -> Price:
 
 
 def cmd_cost(ns: argparse.Namespace) -> int:
+    from .estimate import layout_cost
+
     tasks = [load_task(p) for p in task_dirs(ns.run_dir)]
     price = chosen_price(ns, tasks[0].model)
     totals: dict[str, list[LayoutCost]] = {"blocks": [], "rolling": []}

@@ -12,20 +12,15 @@ import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError
-from ..models.loader import load_model
 from ..options import BenchOptions, BenchSettings, Prices, add_run_options, flags_from
-from ..snapshot.compare import snapshot_note
-from ..viewer.report import write_report
-from .charts import compare_chart, score_chart, write_chart
-from .command import run_bench, stdout
-from .compare import compare, print_comparison
-from .judge import Judge
-from .report import build_report, print_table, to_csv
-from .runner import rescore
-from .store import Store
+
+if TYPE_CHECKING:
+    from .store import Store
+
+# Handlers import what they run when called (see webfovea.cli): parsing stays light.
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -101,6 +96,8 @@ def bench_options(ns: argparse.Namespace) -> BenchOptions:
 
 
 def cmd_bench(ns: argparse.Namespace) -> int:
+    from .command import run_bench
+
     return run_bench(bench_options(ns))
 
 
@@ -118,6 +115,12 @@ def _prices(ns: argparse.Namespace) -> Prices | None:
 
 
 def cmd_score(ns: argparse.Namespace) -> int:
+    from ..viewer.report import write_report
+    from .charts import score_chart
+    from .command import stdout
+    from .report import build_report, print_table, to_csv
+    from .store import Store
+
     store = Store.open_existing(ns.run_dir)
     try:
         if ns.rescore or ns.judge:
@@ -139,6 +142,10 @@ def cmd_score(ns: argparse.Namespace) -> int:
 
 async def _rescore(store: Store, run_dir: Path, judge_spec: str | None,
                    judge_base_url: str | None) -> None:
+    from ..models.loader import load_model
+    from .judge import Judge
+    from .runner import rescore
+
     judge = Judge(load_model(judge_spec, base_url=judge_base_url)) if judge_spec else None
     try:
         await rescore(store, run_dir, judge=judge)
@@ -149,6 +156,12 @@ async def _rescore(store: Store, run_dir: Path, judge_spec: str | None,
 
 
 def cmd_compare(ns: argparse.Namespace) -> int:
+    from ..snapshot.compare import snapshot_note
+    from .charts import compare_chart
+    from .command import stdout
+    from .compare import compare, print_comparison
+    from .store import Store
+
     stores = [Store.open_existing(ns.run_a), Store.open_existing(ns.run_b)]
     try:
         result = compare(stores[0].rows(), stores[1].rows(), run_a=str(ns.run_a),
@@ -169,5 +182,7 @@ def cmd_compare(ns: argparse.Namespace) -> int:
 
 
 def _chart(chart: str, path: Path) -> None:
+    from .charts import write_chart
+
     print(f"chart: {write_chart(chart, path)}", file=sys.stderr)
 

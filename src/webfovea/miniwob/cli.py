@@ -10,16 +10,12 @@ from typing import Any
 from rich.console import Console
 
 from .. import interrupts
-from ..bench.report import build_report, print_table
-from ..bench.store import Store
 from ..errors import ConfigError
 from ..interrupts import Interrupted
 from ..options import RunFlags, add_run_options, flags_from
-from ..viewer.report import write_report
-from . import assets
-from .catalog import POLICIES
-from .models import ORACLE
-from .runner import SUMMARY, Settings, run, summarise
+from . import ORACLE, assets
+
+# The handler imports what it runs when called (see webfovea.cli): parsing stays light.
 
 # MiniWoB's own window (500x320, the 160x210 task area at its top left), zoomed 2x. Pages lay
 # out against the window: in a 160-px window jQuery UI moves its dialogs off-screen
@@ -47,6 +43,12 @@ def register(subparsers: Any) -> dict[str, Callable[[argparse.Namespace], int]]:
 
 
 def cmd_miniwob(ns: argparse.Namespace) -> int:
+    from ..bench.report import build_report, print_table
+    from ..bench.store import Store
+    from ..viewer.report import write_report
+    from .catalog import POLICIES
+    from .runner import SUMMARY, Settings, run, summarise
+
     if ns.list:
         for name in assets.task_names():
             print(f"{name}{'  (oracle)' if name in POLICIES else ''}")

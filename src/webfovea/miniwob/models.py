@@ -12,11 +12,10 @@ from __future__ import annotations
 from ..actions import Action, ArgValue, Point
 from ..errors import ModelError
 from ..models.base import Model, ModelReply, ModelRequest, Usage
+from . import ORACLE
 from .catalog import POLICIES
 from .page import TaskPage
 from .policies import Move, Stuck, View
-
-ORACLE = "miniwob-oracle"
 
 
 class EpisodeModel:

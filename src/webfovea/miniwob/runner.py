@@ -35,8 +35,8 @@ from ..rundir import read_steps, write_task
 from ..task import Task
 from ..testing.local_server import LocalServer
 from ..trajectory import ResultRecord
-from . import assets
-from .models import ORACLE, EpisodeModel, MiniwobOracle
+from . import ORACLE, assets
+from .models import EpisodeModel, MiniwobOracle
 from .page import EpisodeState, TaskPage
 
 GRACE = 3.0  # seconds past the page's own limit for the step that sees the episode end

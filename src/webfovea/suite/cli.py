@@ -17,16 +17,16 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..bench.command import run_bench
 from ..errors import ConfigError
 from ..interrupts import Interrupted
 from ..options import BenchOptions, BenchSettings
-from .catalog import tasks
-from .commands import export, list_tasks, serve
-from .server import SuiteServer
-from .spec import SuiteTask
+
+if TYPE_CHECKING:
+    from .spec import SuiteTask
+
+# Handlers import what they run when called (see webfovea.cli): parsing stays light.
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -74,6 +74,8 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_suite(ns: argparse.Namespace) -> int:
+    from .commands import export, list_tasks, serve
+
     if ns.suite_command == "serve":
         serve(seed=ns.seed, port=ns.port, lanes=ns.lanes, out=sys.stdout)
     elif ns.suite_command == "list":
@@ -139,6 +141,10 @@ class SuiteOptions:
 
 def run_suite(options: SuiteOptions) -> int:
     """Serve the suite, one lane per worker, and bench the chosen tasks on it."""
+    from ..bench.command import run_bench
+    from .catalog import tasks
+    from .server import SuiteServer
+
     chosen = choose(tasks(options.seed), only=options.only, limit=options.limit)
     with SuiteServer(seed=options.seed) as server, tempfile.TemporaryDirectory() as tmp:
         for _ in range(max(1, options.workers) - 1):

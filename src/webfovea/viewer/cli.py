@@ -10,11 +10,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from ..diagnose import diagnose, format_diagnosis
 from ..errors import ConfigError
-from ..replay import format_report, replay
-from .multi import is_run, write_folder, write_pair
-from .report import write_report
+
+# Handlers import what they run when called (see webfovea.cli): parsing stays light.
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -49,6 +47,9 @@ def _existing(path: Path) -> Path:
 
 
 def cmd_view(ns: argparse.Namespace) -> int:
+    from .multi import is_run, write_folder, write_pair
+    from .report import write_report
+
     dirs = [_existing(d) for d in ns.run_dirs]
     if len(dirs) > 2:
         raise ConfigError("view takes one run (or folder of runs), or two runs to put side by side")
@@ -62,12 +63,16 @@ def cmd_view(ns: argparse.Namespace) -> int:
 
 
 def cmd_replay(ns: argparse.Namespace) -> int:
+    from ..replay import format_report, replay
+
     report = replay(_existing(ns.run_dir))
     print(json.dumps(report.to_json(), indent=2) if ns.json else format_report(report))
     return 1 if ns.fail_on_change and report.changes else 0
 
 
 def cmd_diagnose(ns: argparse.Namespace) -> int:
+    from ..diagnose import diagnose, format_diagnosis
+
     result = diagnose(_existing(ns.run_dir), every_task=ns.every_task)
     print(json.dumps(result.to_json(), indent=2) if ns.json else format_diagnosis(result))
     return 0
