@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import statistics
 import tempfile
@@ -22,8 +21,6 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
-
-from playwright.async_api import Error as PlaywrightError
 
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
@@ -33,6 +30,7 @@ from webfovea.rundir import read_steps
 from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 from webfovea.testing.local_server import LocalServer
+from webfovea.testing.timing import load_event
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 # Empty space on each gallery page, in the 1440x810 image the model receives.
@@ -41,28 +39,6 @@ BLANK = {"ticker": (975, 375), "carousel": (450, 600), "cookie": (375, 225),
          "feed": (37, 525), "sticky": (300, 337), "dialog": (300, 375), "video": (900, 225),
          "sparkline": (900, 225), "typeahead": (900, 225), "hover": (900, 375),
          "form": (900, 225), "countdown": (900, 225)}
-LOAD_EVENT = """() => {
-  const nav = performance.getEntriesByType("navigation")[0];
-  return nav && nav.loadEventEnd > 0 ? performance.timeOrigin + nav.loadEventEnd : null;
-}"""
-
-
-async def load_event(session: BrowserSession, url: str, found: threading.Event) -> float:
-    """Epoch seconds of the load event of the tab showing ``url``."""
-    try:
-        while True:
-            for context in session.browser.contexts:
-                for page in context.pages:
-                    if page.url == url:
-                        with contextlib.suppress(PlaywrightError):
-                            at = await page.evaluate(LOAD_EVENT)
-                            if at:
-                                return float(at) / 1000
-            await asyncio.sleep(0.01)
-    finally:
-        found.set()
-
-
 async def one_run(session: BrowserSession, url: str, point: tuple[int, int], steps: int
                   ) -> tuple[float, list[dict[str, Any]]]:
     asked: list[float] = []

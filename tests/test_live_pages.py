@@ -10,7 +10,6 @@ and where it matters the screenshot after the action shows the end state.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import io
 import threading
 import time
@@ -19,7 +18,6 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
-from playwright.async_api import Error as PlaywrightError
 
 from conftest import Opener
 from test_feedback import act
@@ -33,6 +31,7 @@ from webfovea.models.loader import load_model
 from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 from webfovea.testing.local_server import LocalServer
+from webfovea.testing.timing import load_event
 
 
 @dataclass(frozen=True)
@@ -88,28 +87,6 @@ async def test_a_no_op_is_no_change_and_a_real_action_a_change(
     assert case.expect in note.text, note.text
 
 
-LOAD_EVENT = """() => {
-  const nav = performance.getEntriesByType("navigation")[0];
-  return nav && nav.loadEventEnd > 0 ? performance.timeOrigin + nav.loadEventEnd : null;
-}"""
-
-
-async def _load_event(session: BrowserSession, url: str, found: threading.Event) -> float:
-    """Epoch seconds of the load event of the tab that opens ``url`` in a new context."""
-    try:
-        while True:
-            for context in session.browser.contexts:
-                for page in context.pages:
-                    if page.url == url:
-                        with contextlib.suppress(PlaywrightError):
-                            at = await page.evaluate(LOAD_EVENT)
-                            if at:
-                                return float(at) / 1000
-            await asyncio.sleep(0.01)
-    finally:
-        found.set()
-
-
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 async def test_the_first_model_call_comes_promptly(case: Case, browser: BrowserSession,
                                                    pages: LocalServer, other: LocalServer,
@@ -125,7 +102,7 @@ async def test_the_first_model_call_comes_promptly(case: Case, browser: BrowserS
         found.wait(30)  # keep the tab open until its load time is read
         return "Thought: done.\nAction: finished(content='ok')"
 
-    loaded = asyncio.ensure_future(_load_event(browser, url, found))
+    loaded = asyncio.ensure_future(load_event(browser, url, found))
     with FakeProvider(policy) as fp:
         model = load_model("openai:fake", base_url=fp.base_url)
         result = await run_task(Task("look", url), model=model, session=browser,
