@@ -14,9 +14,9 @@ def js(name: str) -> str:
 
 @cache
 def watched(name: str) -> str:
-    """``js(name)`` run after ``watch.js``, for frames the context's init script missed
-    (documents that existed before it, about:blank frames written by script)."""
-    return f"(args) => {{\n{js('watch')}\nreturn ({js(name)})(args);\n}}"
+    """``at_point(name)`` run after ``watch.js``, for frames the context's init script
+    missed (documents that existed before it, about:blank frames written by script)."""
+    return f"(args) => {{\n{js('watch')}\nreturn ({at_point(name)})(args);\n}}"
 
 
 @cache

@@ -1,7 +1,7 @@
 // This frame's fingerprint, and its comparison with the one taken before the action.
 //
-// One evaluate per frame and phase, after watch.js made sure the watcher runs. "watch"
-// only touches the watcher; "baseline" waits until it has watched long enough to know
+// One evaluate per frame and phase, after watch.js made sure the watcher runs, with
+// elementAt (element_at.js) in scope. "watch" only touches the watcher; "baseline" waits until it has watched long enough to know
 // what changes by itself; "before" snapshots the frame and opens an action window; "peek"
 // compares with the snapshot and keeps the window open (the iframe fallback asks this);
 // "after" compares and closes it. (x, y) is the action point in this frame's CSS pixels.
@@ -35,16 +35,6 @@
   const holds = (outer, inner) => {
     for (let n = inner; n; n = up(n)) if (n === outer) return true;
     return false;
-  };
-  // The innermost element at a point, through open shadow roots.
-  const deepAt = (px, py) => {
-    let el = document.elementFromPoint(px, py);
-    while (el && el.shadowRoot) {
-      const inner = el.shadowRoot.elementFromPoint(px, py);
-      if (!inner || inner === el) break;
-      el = inner;
-    }
-    return el;
   };
   const deepActive = () => {
     let a = document.activeElement;
@@ -118,7 +108,7 @@
     return n && n.isConnected && holds(el, n) && !aimedAt(n);
   });
   const scopeAt = () => {
-    let scope = point && deepAt(point.x, point.y);
+    let scope = point && elementAt(point);
     if (!scope || holdsNoise(scope)) return [];
     for (let i = 0; i < 3 && up(scope) && !structural(up(scope)) && !holdsNoise(up(scope)); i++) {
       scope = up(scope);
@@ -184,7 +174,7 @@
   const scrollersAt = () => {
     const out = [];
     if (!point) return out;
-    for (let n = deepAt(point.x, point.y); n && out.length < 4; n = up(n)) {
+    for (let n = elementAt(point); n && out.length < 4; n = up(n)) {
       if (structural(n)) break;
       const s = getComputedStyle(n);
       const ys = n.scrollHeight > n.clientHeight && /(auto|scroll)/.test(s.overflowY);
@@ -274,7 +264,7 @@
     // A region that changed by itself once, just now, may be a clock about to tick again.
     const waiting = [...w.pending].some((r) => t - w.stats.get(r).last < quietMs);
     // The element under the point changes by itself (a canvas that redraws itself).
-    const target = point && deepAt(point.x, point.y);
+    const target = point && elementAt(point);
     const volatileAt = Boolean(target && w.volatileKey(target));
     w.snap = { ...state(), at: t, age: Math.round(t - w.since), waiting, volatileAt };
     w.caused = new Map();
