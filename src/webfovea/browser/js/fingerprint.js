@@ -1,10 +1,11 @@
 // This frame's fingerprint, and its comparison with the one taken before the action.
 //
 // One evaluate per frame and phase, after watch.js made sure the watcher runs, with
-// elementAt (element_at.js) in scope. "watch" only touches the watcher; "baseline" waits until it has watched long enough to know
-// what changes by itself; "before" snapshots the frame and opens an action window; "peek"
-// compares with the snapshot and keeps the window open (the iframe fallback asks this);
-// "after" compares and closes it. (x, y) is the action point in this frame's CSS pixels.
+// elementAt (element_at.js) in scope. "watch" only touches the watcher; "baseline" waits
+// until it has watched long enough to know what changes by itself; "before" snapshots the
+// frame and opens an action window; "peek" compares with the snapshot and keeps the window
+// open (the iframe fallback asks this); "after" compares and closes it. (x, y) is the
+// action point in this frame's CSS pixels.
 //
 // The noise rule: during an action, mutations inside volatile regions (see watch.js) are
 // noise, unless the action's own input events made them (a carousel's "next" arrow
