@@ -13,7 +13,7 @@ demo: setup
 # A failing test is tried twice more before it fails the run (Playwright Test's default on
 # CI): on a loaded 2-core machine a real browser is sometimes descheduled past a page's own
 # timers. The summary counts each retry as "rerun"; a rerun is a bug to find, not a pass.
-RERUNS := --reruns 2 --reruns-delay 1
+RERUNS := --reruns 2 --reruns-delay 1 -rR
 
 test: setup
 	$(BIN)/python -m pytest -q -p no:cacheprovider $(RERUNS)

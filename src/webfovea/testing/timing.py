@@ -7,10 +7,10 @@ import asyncio
 import contextlib
 import threading
 
-from playwright.async_api import Error as PlaywrightError
-
+from webfovea.browser.errors import translated
 from webfovea.browser.scripts import js
 from webfovea.browser.session import BrowserSession
+from webfovea.errors import BrowserError
 
 
 async def load_event(session: BrowserSession, url: str, found: threading.Event) -> float:
@@ -21,7 +21,7 @@ async def load_event(session: BrowserSession, url: str, found: threading.Event) 
             for context in session.browser.contexts:
                 for page in context.pages:
                     if page.url == url:
-                        with contextlib.suppress(PlaywrightError):
+                        with contextlib.suppress(BrowserError), translated():
                             at = await page.evaluate(js("load_event"))
                             if at:
                                 return float(at) / 1000
