@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -159,3 +161,19 @@ def test_every_error_meets_its_exit_code_in_one_place() -> None:
              SiteUnreachable("down"): ("down", 4), WebfoveaError("bug"): ("bug", 4)}
     assert {e: error_exit(e) for e in cases} == cases
     assert WebfoveaError.status == "harness_error"  # neutral: never "browser_error" by default
+
+
+def test_the_command_line_parses_without_the_heavy_parts() -> None:
+    """Building the parser (``--help``, every command's start) imports no browser, model SDK,
+    Ray or results store: each handler imports what it runs. Measured by a fresh process,
+    since this one has imported everything already."""
+    heavy = ("playwright", "ray", "PIL", "openai", "anthropic", "httpx", "tldextract",
+             "dateparser", "webfovea.browser", "webfovea.agent", "webfovea.bench.store",
+             "webfovea.suite.server", "webfovea.miniwob.runner")
+    probe = ("import sys, webfovea.cli\nwebfovea.cli.build_parser()\n"
+             f"heavy = {heavy!r}\n"
+             "print(sorted({m.split('.')[0] if not m.startswith('webfovea') else m for m in "
+             "sys.modules if any(m == h or m.startswith(h + '.') for h in heavy)}))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, timeout=120).stdout
+    assert out.strip() == "[]", out
