@@ -76,18 +76,18 @@
         found.push([elementOf(key), m]);
         continue;
       }
-      const sum = noise.get(v) || { weight: 0, text: false, input: false };
+      const sum = noise.get(v) || { weight: 0, text: false, input: false, strict: false };
       noise.set(v, { weight: sum.weight + m.weight, text: sum.text || m.text,
-        input: sum.input || w.inputKeys.has(key) });
+        input: sum.input || w.inputKeys.has(key), strict: sum.strict || w.strictKeys.has(key) });
     }
     const span = now() - w.snap.at;
     const uncertain = [];
     for (const [v, m] of noise) {
       const s = w.stats.get(v);
       const limit = s.max * (1 + span / Math.max(s.gap, BURST_GAP)) + 2;
-      // Input-caused only where the action aimed: a hover's window ends with its task, and
-      // a clock's timer may fire inside it.
-      if ((m.input && aimedAt(elementOf(v))) || m.weight > limit) {
+      // Changed by the input handlers themselves (a window closed by its bubble listener),
+      // anywhere; by a window a page timer may have shared (hover), only where it aimed.
+      if (m.strict || (m.input && aimedAt(elementOf(v))) || m.weight > limit) {
         found.push([elementOf(v), m]);
         continue;
       }
@@ -270,6 +270,7 @@
     w.snap = { ...state(), at: t, age: Math.round(t - w.since), waiting, volatileAt };
     w.caused = new Map();
     w.inputKeys = new Set();
+    w.strictKeys = new Set();
     w.born = new WeakSet();
     w.timers = new Map();
     w.requests = new Map();

@@ -47,7 +47,7 @@
   const w = {
     id: Math.random().toString(36).slice(2), since: now(), stats: new Map(), sample: new Map(),
     volatile: new Set(), pending: new Set(), roots: new Set(), inAction: false, input: false,
-    caused: new Map(), inputKeys: new Set(), born: new WeakSet(), snap: null, scrollers: [],
+    caused: new Map(), inputKeys: new Set(), strictKeys: new Set(), windowKeys: new Set(), strict: false, born: new WeakSet(), snap: null, scrollers: [],
     scope: null, changeSeq: 0, timers: new Map(), intervals: new Map(), requests: new Map(), animBase: new WeakSet(),
     track: document.readyState === "loading", timerDepth: 0, timerFn: null, drawing: new Set(), keyOf, up, structural,
   };
@@ -117,7 +117,7 @@
   };
   // A mutation that leaves what it touched as it was: text or an attribute set to the value
   // it had, or children replaced by identical ones (an app re-rendering from unchanged
-  // state). Nothing shown changed, so it is neither noise nor the action's effect. Subtrees
+  // state). Nothing shown changed, so it is no effect of the action. Subtrees
   // with state markup does not carry (a canvas's drawing, a field's value, a frame, a
   // shadow root) are never taken as identical.
   const STATEFUL = "canvas, iframe, frame, object, embed, video, audio, input, textarea, select";
@@ -173,14 +173,18 @@
           if (n.nodeType === 1) findRoots(n);
         }
       }
-      const weight = neutral(rec) ? 0 : weightOf(rec);
+      const weight = weightOf(rec);
       if (!weight) continue;
       const key = regionOf(rec);
       if (typeof key === "string") { // the latest element of a signature names it
         const el = [...rec.addedNodes, ...rec.removedNodes, rec.target].find((n) => n.nodeType === 1 && !structural(n));
         if (el) w.sample.set(key, el);
       }
+      // A region that redraws itself is live even when a redraw shows the same words (a
+      // "3 minutes ago" re-rendered every second): learned as noise all the same. As an
+      // effect, a redraw that shows nothing new is none.
       learn(key, weight, t);
+      if (neutral(rec)) continue;
       const el = typeof key === "string" ? null : key;
       if (!(key !== null && (w.volatile.has(key) || (el && w.volatileKey(el))))) w.changeSeq += 1;
       if (!w.inAction) continue;
@@ -194,7 +198,10 @@
       for (const n of rec.addedNodes) if (n.nodeType === 1) m.nodes.add(n);
       for (const n of rec.removedNodes) if (n.nodeType === 1 && !w.born.has(n)) m.old += 1;
       w.caused.set(where, m);
-      if (w.input) w.inputKeys.add(where);
+      if (w.input) {
+        w.inputKeys.add(where);
+        w.windowKeys.add(where);
+      }
     }
   };
   w.flush = () => take(w.observer.takeRecords());
@@ -226,22 +233,34 @@
 
   // Which regions the action's own input events changed synchronously: their handlers
   // (and the microtasks they queued) run between the capture listener and the bubble one.
-  const inputStart = () => {
+  // A window closed by its bubble listener held nothing but the handlers' own work: its
+  // regions are the action's effect wherever they are (w.strictKeys). One ended by the
+  // timer fallback (a handler stopped propagation; hover events, whose window ends with
+  // their task) may also hold a page timer that ran meanwhile: only w.inputKeys.
+  const inputStart = (strict) => () => {
     if (!w.inAction) return;
     w.flush();
     w.input = true;
-    setT.call(window, inputEnd, 0); // when a handler stopped the event's propagation
+    w.strict = strict;
+    w.windowKeys = new Set();
+    setT.call(window, looseEnd, 0);
   };
   const inputEnd = () => {
+    if (!w.input) return;
+    w.flush();
+    if (w.strict) for (const k of w.windowKeys) w.strictKeys.add(k);
+    w.input = false;
+  };
+  const looseEnd = () => {
     if (!w.input) return;
     w.flush();
     w.input = false;
   };
   for (const type of INPUT_EVENTS) {
-    window.addEventListener(type, inputStart, true);
+    window.addEventListener(type, inputStart(true), true);
     window.addEventListener(type, inputEnd, false);
   }
-  for (const type of MOVE_EVENTS) window.addEventListener(type, inputStart, true);
+  for (const type of MOVE_EVENTS) window.addEventListener(type, inputStart(false), true);
 
   // Canvas drawing is no mutation: a 2D context's drawing calls are charged to their
   // canvas like one, so a sparkline redrawn every second is learned as noise while a
