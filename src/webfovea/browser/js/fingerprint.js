@@ -255,7 +255,7 @@
     for (const r of w.volatile) if (gone(r)) w.volatile.delete(r);
   };
 
-  if (phase === "before") {
+  const open = () => {
     w.inAction = false;
     w.flush();
     prune();
@@ -278,6 +278,13 @@
     w.inAction = true;
     w.track = true;
     return summary({ snap: w.snap });
+  };
+  if (phase === "before") {
+    // The top frame lets the page's overdue timers run first: after a busy moment our call
+    // can arrive before a clock's tick that was due earlier, which would then land inside
+    // the action window. (Only a visible top frame: a hidden one's timers may be throttled.)
+    if (window !== window.top || document.visibilityState === "hidden") return open();
+    return new Promise((resolve) => w.setTimeout(() => resolve(open()), 0));
   }
   w.flush();
   if (!w.snap || !w.inAction) return summary({ fresh: true, state: state() });
