@@ -8,8 +8,11 @@ The names load on first use (PEP 562): ``import webfovea`` costs nothing, so the
 Playwright, PIL) and a Ctrl-C in its first second ends in one line, not a traceback.
 """
 
-# Nothing is imported at run time, not even typing (~0.1 s under load): every import here
-# widens the window in which a Ctrl-C reaches no handler of ours.
+# Nothing is imported at run time but webfovea.lazy (which imports nothing), not even typing
+# (~0.1 s under load): every import here widens the window in which a Ctrl-C reaches no
+# handler of ours.
+from webfovea.lazy import exports as _exports
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from webfovea.actions import REGISTRY, Action, ActionSpec, Point
@@ -45,7 +48,6 @@ _HOMES = {
     "webfovea.task": ("Task",),
     "webfovea.trajectory": ("ResultRecord", "StepRecord"),
 }
-_HOME = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "REGISTRY", "Action", "ActionSpec", "AgentConfig", "BrowserConfig", "BrowserError",
@@ -54,15 +56,4 @@ __all__ = [
     "WebfoveaError", "__version__", "load_model", "parse_reply", "run_task",
 ]
 
-
-def __getattr__(name: str) -> object:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'webfovea' has no attribute {name!r}")
-    value = getattr(__import__(module, fromlist=[name]), name)
-    globals()[name] = value  # loaded once; later lookups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = _exports(globals(), _HOMES)

@@ -76,8 +76,7 @@
 
   // --- charts: inline SVG drawn from the numbers, text as text nodes ----------------------
 
-  // Success rate with its binomial standard error, sqrt(p(1-p)/n).
-  // A success rate with its standard error; at 0/n and n/n the error is 0, which says
+  // A success rate with its binomial standard error, sqrt(p(1-p)/n); at 0/n and n/n the error is 0, which says
   // nothing, so the caption gives the Wilson 95 % interval there (as `score` does).
   function rate(correct, n) {
     const p = n ? correct / n : 0;

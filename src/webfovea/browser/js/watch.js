@@ -47,7 +47,8 @@
   const w = {
     id: Math.random().toString(36).slice(2), since: now(), stats: new Map(), sample: new Map(),
     volatile: new Set(), pending: new Set(), roots: new Set(), inAction: false, input: false,
-    caused: new Map(), inputKeys: new Set(), strictKeys: new Set(), windowKeys: new Set(), strict: false, born: new WeakSet(), snap: null, scrollers: [],
+    caused: new Map(), inputKeys: new Set(), strictKeys: new Set(), windowKeys: new Set(),
+    born: new WeakSet(), snap: null, scrollers: [],
     scope: null, changeSeq: 0, timers: new Map(), intervals: new Map(), requests: new Map(), animBase: new WeakSet(),
     track: document.readyState === "loading", timerDepth: 0, timerFn: null, drawing: new Set(), keyOf, up, structural,
   };
@@ -117,8 +118,8 @@
   };
   // A mutation that leaves what it touched as it was: text or an attribute set to the value
   // it had, or children replaced by identical ones (an app re-rendering from unchanged
-  // state). Nothing shown changed, so it is no effect of the action. Subtrees
-  // with state markup does not carry (a canvas's drawing, a field's value, a frame, a
+  // state). Nothing shown changed, so it is no effect of the action. Subtrees holding
+  // state their markup does not carry (a canvas's drawing, a field's value, a frame, a
   // shadow root) are never taken as identical.
   const STATEFUL = "canvas, iframe, frame, object, embed, video, audio, input, textarea, select";
   const plain = (n) => n.nodeType === 3 || (n.nodeType === 1 && !n.shadowRoot &&
@@ -237,30 +238,25 @@
   // regions are the action's effect wherever they are (w.strictKeys). One ended by the
   // timer fallback (a handler stopped propagation; hover events, whose window ends with
   // their task) may also hold a page timer that ran meanwhile: only w.inputKeys.
-  const inputStart = (strict) => () => {
+  const inputEnd = (bubbled) => () => {
+    if (!w.input) return;
+    w.flush();
+    if (bubbled) for (const k of w.windowKeys) w.strictKeys.add(k);
+    w.input = false;
+  };
+  const fallbackEnd = inputEnd(false);
+  const inputStart = () => {
     if (!w.inAction) return;
     w.flush();
     w.input = true;
-    w.strict = strict;
     w.windowKeys = new Set();
-    setT.call(window, looseEnd, 0);
-  };
-  const inputEnd = () => {
-    if (!w.input) return;
-    w.flush();
-    if (w.strict) for (const k of w.windowKeys) w.strictKeys.add(k);
-    w.input = false;
-  };
-  const looseEnd = () => {
-    if (!w.input) return;
-    w.flush();
-    w.input = false;
+    setT.call(window, fallbackEnd, 0);
   };
   for (const type of INPUT_EVENTS) {
-    window.addEventListener(type, inputStart(true), true);
-    window.addEventListener(type, inputEnd, false);
+    window.addEventListener(type, inputStart, true);
+    window.addEventListener(type, inputEnd(true), false);
   }
-  for (const type of MOVE_EVENTS) window.addEventListener(type, inputStart(false), true);
+  for (const type of MOVE_EVENTS) window.addEventListener(type, inputStart, true);
 
   // Canvas drawing is no mutation: a 2D context's drawing calls are charged to their
   // canvas like one, so a sparkline redrawn every second is learned as noise while a
