@@ -8,8 +8,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import events, feedback
+from .answers.gate import Answered, AnswerGate
 from .browser import fingerprint
-from .browser.capture import Screen, capture, visible_text
+from .browser.capture import FrameText, Screen, capture, frame_texts, joined
 from .browser.domain_lock import DomainLock
 from .browser.errors import translated
 from .browser.executor import Executor, safe_execute
@@ -98,6 +99,7 @@ class _Run:
     def __post_init__(self) -> None:
         self.config: AgentConfig = self.guard.config
         self.executor = Executor(self.tabs, self.config)
+        self.answers = AnswerGate(self.config, self.task.instruction, self.writer)
 
     async def loop(self) -> None:
         step = 0
@@ -157,7 +159,9 @@ class _Run:
                             page_size=(screen.page.width, screen.page.height),
                             model_size=(space.width, space.height))
         t_model = time.monotonic()
-        reply = await self.ask(request)
+        # The page's text is recorded for answer grounding while the model thinks.
+        reply, _ = await asyncio.gather(self.ask(request),
+                                        self.answers.record_page(step, self.tabs))
         record.model_seconds = time.monotonic() - t_model
         record.raw_reply, record.usage = reply.text, self.usage_record(reply.usage)
         record.request = sent_summary(request)
@@ -169,6 +173,7 @@ class _Run:
         note.text = well_formed(note.text)  # page text (a dialog's, an element's) rides in it
         record.note, record.outcome = note.text, note.outcome
         record.guardrail, record.frame, record.details = note.guardrail, note.frame, note.details
+        self.answers.record_note(record)
         record.harness_seconds = time.monotonic() - t0 - record.model_seconds
         self.history.append(HistoryItem(step, record.thought, record.action_source or "(none)",
                                         note.text))
@@ -213,7 +218,7 @@ class _Run:
         if refusal is not None:
             return feedback.refused(refusal.guardrail, refusal.note)
         if action.spec.ends_task:
-            return await self.answer(action.text("content"))
+            return await self.answer(action.text("content"), record)
         blocked_before = len(self.lock.blocked) if self.lock else 0
         with stage("execute"):
             note = await safe_execute(self.executor, action, screen)
@@ -225,22 +230,32 @@ class _Run:
             note.text = f"{note.text} {escalation}"
         return note
 
-    async def answer(self, content: str) -> feedback.Note:
-        """The answer with its evidence: the page as it was when the answer was given."""
+    async def answer(self, content: str, record: StepRecord) -> feedback.Note:
+        """The answer with its evidence (the page as it was when the answer was given),
+        accepted or sent back by the answer checks (webfovea.answers)."""
         result = self.result
+        png: bytes | None = None
+        frames: list[FrameText] = []
         try:
             with translated():
                 png = await self.tabs.page.screenshot(type="png")
             result.evidence = self.writer.write_evidence(png)
-            self.writer.write_evidence_text(await visible_text(self.tabs.page))
+            frames = await frame_texts(self.tabs.page)
+            self.writer.write_evidence_text(joined(frames))
         except BrowserError as e:
             result.error = f"evidence screenshot failed: {e}"
         result.answer_url, result.evidence_at = self.tabs.page.url, time.time()
         if not content.strip():
             result.status = "gave_up"
             return feedback.Note("answer", "Finished without an answer.")
+        decision = await self.answers.decide(Answered(
+            content, record.step, record.thought, self.tabs.page.url, record.title, frames, png,
+            acted=self.guard.acted, time_left=self.guard.remaining()))
+        result.grounding, result.verifier = decision.grounding, decision.verifier
+        if decision.guardrail is not None:
+            return feedback.refused(decision.guardrail, decision.note)
         result.status, result.answer = "finished", content
-        return feedback.Note("answer", "Answer recorded.")
+        return feedback.Note("answer", decision.note)
 
 
 def _jsonable(config: AgentConfig) -> dict[str, object]:

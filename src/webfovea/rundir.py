@@ -23,9 +23,10 @@ from pydantic_core import PydanticSerializationError
 from .errors import ConfigError
 from .task import Task
 from .text import well_formed
-from .trajectory import ResultRecord, StepRecord
+from .trajectory import ResultRecord, StepRecord, VerifierCall
 
 RESULT, STEPS, TASK, SCORE = "result.json", "steps.jsonl", "task.json", "score.json"
+VERIFIER = "verifier.jsonl"  # one line per verifier call, when a verifier ran
 RunKind = Literal["task", "bench"]
 Verdict = Literal["correct", "wrong", "unscored"]
 M = TypeVar("M", bound=BaseModel)
@@ -53,6 +54,7 @@ class TrajectoryWriter:
         (out / "screens").mkdir(parents=True, exist_ok=True)
         self.steps_path = out / STEPS
         self.steps_path.write_text("")
+        (out / VERIFIER).unlink(missing_ok=True)
 
     def screen_path(self, step: int) -> str:
         return f"screens/{step:03d}.png"
@@ -73,6 +75,10 @@ class TrajectoryWriter:
     def append_step(self, record: StepRecord) -> None:
         with self.steps_path.open("a", encoding="utf-8") as fh:
             fh.write(record_json(record) + "\n")
+
+    def append_verifier(self, call: VerifierCall) -> None:
+        with (self.out / VERIFIER).open("a", encoding="utf-8") as fh:
+            fh.write(record_json(call) + "\n")
 
     def write_result(self, result: ResultRecord) -> None:
         write_result(self.out, result)
@@ -221,6 +227,15 @@ def load_task(task_dir: Path, *, trial: int | None = None) -> TaskRun:
 def read_result(task_dir: Path) -> ResultRecord:
     path = task_dir / RESULT
     return _model(ResultRecord, path, path.read_text(encoding="utf-8"))
+
+
+def read_verifier(task_dir: Path) -> list[VerifierCall]:
+    """``verifier.jsonl``: the verifier's calls, none when no verifier ran."""
+    path = task_dir / VERIFIER
+    if not path.is_file():
+        return []
+    return [_model(VerifierCall, path, line, number) for number, line in
+            enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if line.strip()]
 
 
 def read_steps(task_dir: Path) -> list[StepRecord]:
