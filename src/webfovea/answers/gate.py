@@ -80,8 +80,10 @@ class AnswerGate:
 
     async def decide(self, answered: Answered) -> Decision:
         grounding = self._ground(answered)
-        if self._challenge(grounding):
-            self.challenged = grounding.challenged = True
+        send_back = self._challenge(grounding)
+        self.challenged = self.challenged or send_back
+        grounding.challenged = self.challenged  # an answer given again keeps the mark
+        if send_back:
             return Decision(False, challenge_note(answered.content, grounding),
                             GUARDRAIL_GROUNDING, grounding, self.verdict)
         if self.config.verifier is None:

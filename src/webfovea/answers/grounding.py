@@ -114,7 +114,9 @@ def _status(parts: list[GroundingPart], supported: bool) -> GroundingStatus:
 
 def _note(status: GroundingStatus, parts: list[GroundingPart], page: PageVerdict) -> str:
     missing = [p.text for p in parts if p.state == "missing"]
-    said = {"grounded": "every checkable part was seen",
+    computed = any(p.state == "derived" for p in parts)
+    said = {"grounded": "every checkable part was seen" + (
+                " or computed from seen values" if computed else ""),
             "not_checked": "nothing in the answer can be checked against page text",
             "partly_grounded": f"{_listed(missing)} {PIXELS}",
             "ungrounded": f"{_listed(missing)} {PIXELS}"}[status]
