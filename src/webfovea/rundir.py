@@ -32,6 +32,15 @@ Verdict = Literal["correct", "wrong", "unscored"]
 M = TypeVar("M", bound=BaseModel)
 
 
+class EvidenceRecord(BaseModel):
+    """What the evidence judge (``score --judge-evidence``) said about the answer."""
+
+    verdict: Literal["supported", "not_supported", "cannot_tell", "error"]
+    reason: str = ""
+    judge: str = ""
+    category: str | None = None  # webfovea.outcomes.evidence_category of the task
+
+
 class ScoreRecord(BaseModel):
     """``score.json``: how the bench scored the task's answer."""
 
@@ -41,6 +50,7 @@ class ScoreRecord(BaseModel):
     reference: str | None
     detail: str = ""
     judge: str | None = None  # the judge's model spec, when one was asked
+    evidence: EvidenceRecord | None = None  # the evidence judge's verdict, when one was asked
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -227,6 +237,11 @@ def load_task(task_dir: Path, *, trial: int | None = None) -> TaskRun:
 def read_result(task_dir: Path) -> ResultRecord:
     path = task_dir / RESULT
     return _model(ResultRecord, path, path.read_text(encoding="utf-8"))
+
+
+def read_score(task_dir: Path) -> ScoreRecord | None:
+    path = task_dir / SCORE
+    return _model(ScoreRecord, path, path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
 def read_verifier(task_dir: Path) -> list[VerifierCall]:
