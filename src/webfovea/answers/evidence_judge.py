@@ -20,6 +20,7 @@ from ..errors import ModelError
 from ..models.base import Model, ModelRequest, SentImage, Turn
 from ..outcomes import evidence_category
 from ..rundir import EvidenceRecord, ScoreRecord, TaskRun, load_run, write_score
+from .excerpt import excerpt
 
 LAST_STEPS = 3
 EXCERPT_CHARS = 6000
@@ -60,7 +61,7 @@ def request(run: TaskRun) -> ModelRequest:
     evidence = run.dir / (result.evidence or "evidence.png")
     if evidence.is_file():
         images.append(_image(evidence, "evidence"))
-    text = (run.evidence_text or "")[:EXCERPT_CHARS]
+    text = excerpt(run.evidence_text or "", result.answer or "", EXCERPT_CHARS)
     lines.append(f"Text of the answer page (excerpt):\n{text}")
     return ModelRequest(system=SYSTEM, turns=(Turn("user", "\n".join(lines), tuple(images)),),
                         max_tokens=300, task=result.task)

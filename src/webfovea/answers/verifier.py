@@ -18,6 +18,7 @@ from ..errors import ConfigError, ModelError
 from ..models.base import ModelRequest, SentImage, Turn, Usage
 from ..models.loader import load_model
 from ..trajectory import CallVerdict, GroundingRecord, UsageRecord, VerifierCall
+from .excerpt import excerpt
 
 EXCERPT_CHARS = 4000
 MAX_TOKENS = 400
@@ -37,17 +38,10 @@ def request(*, task: str, answer: str, grounding: GroundingRecord, url: str, pag
             evidence: SentImage | None) -> ModelRequest:
     text = (f"Task: {task}\nCandidate answer: {answer}\n"
             f"Grounding check: {grounding.status.replace('_', ' ')}: {grounding.note}\n"
-            f"Page: {url}\nPage text (excerpt):\n{excerpt(page_text, answer)}")
+            f"Page: {url}\nPage text (excerpt):\n{excerpt(page_text, answer, EXCERPT_CHARS)}")
     images = (evidence,) if evidence is not None else ()
     return ModelRequest(system=SYSTEM, turns=(Turn("user", text, images),),
                         max_tokens=MAX_TOKENS, task=task)
-
-
-def excerpt(text: str, answer: str) -> str:
-    """At most :data:`EXCERPT_CHARS` of the page text, around the answer when it is there."""
-    at = text.find(answer.strip()) if answer.strip() else -1
-    start = max(0, at - EXCERPT_CHARS // 2) if at >= 0 else 0
-    return text[start:start + EXCERPT_CHARS]
 
 
 def evidence_image(png: bytes | None, cap: Size | None) -> SentImage | None:

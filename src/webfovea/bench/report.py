@@ -135,7 +135,8 @@ def build_report(store: Store, run_dir: str, *, prices: Prices | None = None) ->
     lines = [_line(r, prices, Path(run_dir)) for r in rows]
     cost = _total([ln.cost for ln, r in zip(lines, rows, strict=True) if r.state == "done"])
     scored = [ln for ln in lines if ln.correct is not None]
-    reachable = [ln for ln in scored if ln.bucket != "unreachable"]
+    marked = {r.task_id for r in rows if "unreachable" in r.tags}  # references --unreachable
+    reachable = [ln for ln in scored if ln.bucket != "unreachable" and ln.id not in marked]
     runs = store.runs()
     return Report(
         run_dir=run_dir, model=settings.get("model", ""), judge=store.get_meta("judge"),

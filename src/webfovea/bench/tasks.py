@@ -19,6 +19,7 @@ from ..inputs import web_url
 from ..task import AnswerType, Task
 
 ANSWER_TYPES: tuple[AnswerType, ...] = ("auto", "text", "number", "date")
+UNREACHABLE = "unreachable"  # the tag of a task marked unreachable (``"unreachable": true``)
 # Our name first, then WebRetriever's.
 FIELDS = {"id": ("id", "task_id"), "instruction": ("instruction", "task"),
           "url": ("url", "website")}
@@ -101,10 +102,12 @@ def task_from_record(record: dict[str, Any]) -> Task:
     instruction = _field(record, "instruction")
     if not isinstance(instruction, str) or not instruction.strip():
         raise ValueError("`instruction` (or `task`) must be a non-empty string")
+    tags = _tags(record.get("tags", []))
+    if record.get("unreachable") is True and UNREACHABLE not in tags:
+        tags = (*tags, UNREACHABLE)  # webfovea references --unreachable: left out of success
     return Task(instruction=instruction.strip(), url=_url(_field(record, "url")),
                 id=task_id.strip(), answer=_answer(record.get("answer")),
-                answer_type=_answer_type(record.get("answer_type", "auto")),
-                tags=_tags(record.get("tags", [])))
+                answer_type=_answer_type(record.get("answer_type", "auto")), tags=tags)
 
 
 def _field(record: dict[str, Any], name: str) -> Any:
