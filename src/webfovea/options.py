@@ -172,6 +172,8 @@ class BenchOptions:
     force: bool = False  # with resume: accept a task file or settings other than the run's
     prices: Prices | None = None
     command: str = ""
+    task_format: str = "auto"  # webfovea.bench.formats: a published benchmark's task file
+    references: Path | None = None  # WebVoyager's reference answers file
 
     def __post_init__(self) -> None:
         if self.workers < 1:

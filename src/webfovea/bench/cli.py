@@ -58,7 +58,14 @@ def register(subparsers: Any) -> dict[str, Handler]:
 
 
 def _bench_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("tasks", type=Path, help="task file, JSON Lines")
+    p.add_argument("tasks", type=Path, help="task file: JSON Lines, or a published benchmark's "
+                                            "(WebVoyager, Online-Mind2Web, AssistantBench)")
+    p.add_argument("--format", dest="task_format", default="auto",
+                   choices=("auto", "jsonl", "webvoyager", "online-mind2web", "assistantbench"),
+                   help="the task file's shape (default: told by its fields)")
+    p.add_argument("--references", type=Path, metavar="FILE",
+                   help="WebVoyager's reference answers (default: reference_answer.json "
+                        "beside the task file)")
     p.add_argument("--out", type=Path, required=True, help="the run directory")
     p.add_argument("--workers", type=int, default=1, help="tasks run at once")
     p.add_argument("--executor", choices=("local", "ray"), default="local")
@@ -97,8 +104,8 @@ def bench_options(ns: argparse.Namespace) -> BenchOptions:
     return BenchOptions(tasks=ns.tasks, out=ns.out, settings=BenchSettings(**given),
                         given=frozenset(given), workers=ns.workers, executor=ns.executor,
                         ray_address=ns.ray_address, resume=ns.resume, force=ns.force,
-                        prices=_prices(ns),
-                        command=shlex.join(sys.argv))
+                        prices=_prices(ns), command=shlex.join(sys.argv),
+                        task_format=ns.task_format, references=ns.references)
 
 
 def cmd_bench(ns: argparse.Namespace) -> int:
