@@ -66,12 +66,13 @@ def _in(part: Part, text: Indexed) -> bool:
 
 
 def _operands(thought: str, texts: list[tuple[SeenAt, Indexed]]) -> list[tuple[Decimal, SeenAt]]:
-    """The numbers the final thought names that were seen, each with its newest sighting."""
+    """The numbers the final thought names that were seen, each with its newest sighting.
+    An operand is the page's value exactly (copied from it); only the result of the
+    arithmetic gets the scorer's tolerance, for rounding."""
     found: dict[Decimal, SeenAt] = {}
     for n in find_numbers(prepare(thought))[:MAX_OPERANDS]:
         value = n.readings[0]
-        where = next((at for at, text in texts if any(within(value, r, TOLERANCE)
-                                                      for r in text.numbers)), None)
+        where = next((at for at, text in texts if value in text.numbers), None)
         if where is not None:
             found.setdefault(value, where)
     return list(found.items())
