@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from webfovea.answers.excerpt import excerpt
-from webfovea.answers.gate import AnswerGate, Answered
+from webfovea.answers.gate import Answered, AnswerGate
 from webfovea.answers.grounding import ground
 from webfovea.answers.pages import classify
 from webfovea.answers.parts import answer_parts

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -19,6 +21,7 @@ import pytest_asyncio
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig, BrowserConfig, VerifierConfig
+from webfovea.diagnose import diagnose
 from webfovea.models.loader import load_model
 from webfovea.rundir import read_steps, read_verifier
 from webfovea.suite import SuiteServer
@@ -186,6 +189,13 @@ async def test_rejections_up_to_the_limit_leave_the_answer_disputed(
     assert (result.verifier.verdict, result.verifier.rejections) == ("disputed", 2)
     assert "disputed by the verifier" in steps[3].note
     assert len(read_verifier(tmp_path)) == 3
+    finding = diagnose(tmp_path, every_task=True).diagnosed[0]
+    assert finding.stage == "decision" and "the verifier disputed the answer" in finding.evidence
+    cost = subprocess.run([sys.executable, "-m", "webfovea", "cost", str(tmp_path),
+                           "--price-input", "1", "--price-output", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert cost.returncode == 0, cost.stderr
+    assert "verifier: 3 call(s) on 1 task(s)" in cost.stdout
 
 
 @pytest.mark.parametrize("fault", ["malformed", "timeout", "provider_error"])
