@@ -22,6 +22,7 @@ from .parts import Part, answer_parts
 from .seen import Indexed, SessionText
 
 WHOLE_ANSWER_WORDS = 20  # an answer this short is first looked for as it is written
+OPTION_WORDS = 6  # an option a task offers is a word or a few
 MAX_OPERANDS = 40  # numbers of the final thought tried as operands
 PIXELS = "not found in the page text (it may be drawn in an image or chart)"
 
@@ -31,7 +32,7 @@ def ground(answer: str, *, seen: SessionText, task: str = "", thought: str = "",
     texts = seen.newest_first()
     operands = _operands(thought, texts)
     parts = _whole(answer, texts) or [_derive(p, _check(p, texts, task), operands)
-                                      for p in answer_parts(answer)]
+                                      for p in answer_parts(answer)] or _option(answer, task)
     status = _status(parts, bool(operands))
     return GroundingRecord(status=status, parts=parts, page=page.kind, page_reason=page.reason,
                            before_action=before_action, note=_note(status, parts, page))
@@ -46,6 +47,14 @@ def _whole(answer: str, texts: list[tuple[SeenAt, Indexed]]) -> list[GroundingPa
         if f" {phrase} " in text.normalised:
             return [GroundingPart(kind="phrase", text=answer.strip(), state="seen", where=[at])]
     return None
+
+
+def _option(answer: str, task: str) -> list[GroundingPart]:
+    """An answer of plain words ("increased") that the task offers as an option."""
+    phrase = normalize(answer)
+    if phrase and len(phrase.split()) <= OPTION_WORDS and f" {phrase} " in f" {normalize(task)} ":
+        return [GroundingPart(kind="phrase", text=answer.strip(), state="task")]
+    return []
 
 
 def _check(part: Part, texts: list[tuple[SeenAt, Indexed]], task: str) -> GroundingPart:

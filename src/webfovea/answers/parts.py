@@ -1,6 +1,6 @@
 """The checkable parts of an answer: numbers (as the scorer reads them), dates, names and
-quoted phrases. Words that are none of these ("increased", "yes") are not checkable alone;
-a short answer made only of such words is checked as one phrase."""
+quoted phrases. Words that are none of these ("ok", "increased") are not checkable: such an
+answer is grounded only as an option its task offers (webfovea.answers.grounding)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,6 @@ _OPENERS = frozenset({
     "the", "a", "an", "it", "its", "this", "that", "these", "those", "yes", "no", "i", "in", "on",
     "at", "by", "for", "from", "to", "according", "answer", "total", "there", "here", "so", "and",
     "or", "but", "as", "of", "is", "was", "were", "based", "after", "before"})
-PHRASE_WORDS = 8  # a longer answer without names is prose, not a phrase to look for
 
 
 @dataclass(frozen=True)
@@ -60,8 +59,6 @@ def answer_parts(answer: str) -> list[Part]:
         name = _trimmed(m.group(0))
         if name:
             found.append((m.start(), Part("name", name, phrase=normalize(name))))
-    if not found and len(text.split()) <= PHRASE_WORDS and normalize(text):
-        found.append((0, Part("phrase", text.strip(), phrase=normalize(text))))
     unique: dict[tuple[str, str], Part] = {}
     for _, part in sorted(found, key=lambda pair: pair[0]):
         unique.setdefault((part.kind, part.key), part)
