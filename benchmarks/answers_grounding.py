@@ -38,8 +38,7 @@ NOWHERE = "987654"
 
 
 def bench(server: SuiteServer, task_file: Path, out: Path, workers: int, *extra: str) -> None:
-    argv = ["bench", str(task_file), "--out", str(out), "--workers", str(workers),
-            "--max-steps", "12"]
+    argv = ["bench", str(task_file), "--out", str(out), "--workers", str(workers)]
     for lane in server.lanes:
         argv += ["--host-resolver-rules", ",".join(server.host_rules(lane=lane))]
     parser = argparse.ArgumentParser(prog="webfovea")
