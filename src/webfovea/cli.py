@@ -134,7 +134,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
     from .task import Task
 
     inputs.check_run(ns)
-    out = ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S")
+    out = inputs.out_dir(ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S"))
     task = Task(instruction=ns.task, url=ns.url)
     options = RunFlags(**flags_from(ns)).options()  # every flag checked before anything runs
     with live.step_view(live.view_for(ns)):
@@ -159,7 +159,7 @@ def cmd_demo(ns: argparse.Namespace) -> int:
     from .task import Task
     from .testing.local_server import LocalServer
 
-    out = ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S")
+    out = inputs.out_dir(ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S"))
     if ns.scripted:
         options = RunFlags(model=f"scripted:{demo.replies_file()}").options()
         with LocalServer(demo.root()) as server:
