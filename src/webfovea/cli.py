@@ -105,9 +105,9 @@ async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
     check_snapshot(options.agent.site)
     model = load_model(options.model, base_url=options.base_url,
                        host_rules=options.browser.host_rules)
-    await preflight_or_skip(options.model, options.base_url,
-                            time_limit=options.agent.time_limit, skip=not options.preflight)
     try:
+        await preflight_or_skip(options.model, options.base_url,
+                                time_limit=options.agent.time_limit, skip=not options.preflight)
         async with BrowserSession(options.browser) as session:
             return await run_task(task, model=model, session=session, config=options.agent,
                                   out=out)
