@@ -146,8 +146,11 @@ def test_bench_against_a_refused_endpoint_ends_its_tasks_as_model_error_and_exit
         {"id": "a", "instruction": "first", "url": page, "answer": "1"},
         {"id": "b", "instruction": "second", "url": page, "answer": "2"}])
     proc = _webfovea("bench", str(tasks), "--out", str(tmp_path / "run"), "--model",
-                     "openai:m", "--base-url", closed_port_url() + "v1", "--time-limit", "3",
-                     "--viewport", "800x600", "--max-steps", "2", timeout=240)
+                     "openai:m", "--base-url", closed_port_url() + "v1", "--workers", "2",
+                     # Room for a task's own retries to give up before its time does, on a
+                     # loaded machine too (6 attempts: at most 31 s of waits, 15 s on average).
+                     "--time-limit", "40", "--viewport", "800x600", "--max-steps", "2",
+                     timeout=300)
     assert proc.returncode == 3, proc.stderr
     assert "pre-flight: cannot reach" in proc.stderr and "tasks run anyway" in proc.stderr
     assert "no task could use the model" in proc.stderr
