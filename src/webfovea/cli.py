@@ -57,8 +57,8 @@ common commands (one example each):
 Each command has its own help: webfovea run --help.
 Exit codes: 0 answered, 1 no answer, 2 usage or configuration error, 3 model unreachable
 after retries, 4 site or browser failure.
-Documentation: README.md and the docs/ folder of the webfovea source; exit codes, the
-endpoint check before a run and --no-preflight: docs/exit-codes-and-preflight.md."""
+Documentation: the docs/ folder of the webfovea source (a site: make docs) and README.md;
+exit codes, the endpoint check before a run, --no-preflight: docs/exit-codes-and-preflight.md."""
 
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
