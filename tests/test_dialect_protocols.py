@@ -188,3 +188,24 @@ def test_a_profile_picks_the_dialect_and_a_flag_overrides_it() -> None:
     assert (override.dialect, override.dialect_version) == ("text", None)
     assert resolve(argparse.Namespace(model="openai:x"), ConfigFile(), env={}).dialect == "text"
     assert AgentConfig(**override.agent_settings()).dialect == "text"
+
+
+def test_the_tool_version_follows_the_model_name() -> None:
+    from webfovea.dialects.anthropic_computer import version_for
+
+    assert version_for("anthropic:claude-sonnet-4-5") == "computer_20250124"
+    assert version_for("anthropic:claude-opus-4-6") == "computer_20251124"
+    assert version_for("anthropic:claude-sonnet-5-5") == "computer_toolset_20260801"
+    assert version_for("anthropic:claude-opus-4-8") == "computer_toolset_20260801"
+
+
+def test_builtin_profiles_name_valid_dialects() -> None:
+    from webfovea.dialects import dialect_names
+    from webfovea.dialects.anthropic_computer import VERSIONS
+    from webfovea.profiles import builtin_profiles
+
+    speaking = {n: p for n, p in builtin_profiles().items() if "dialect" in p}
+    assert {"claude-computer", "claude-5-computer", "qwen2.5-vl-tools"} <= set(speaking)
+    for profile in speaking.values():
+        assert profile["dialect"] in dialect_names()
+        assert profile.get("dialect_version", "computer_20250124") in VERSIONS
