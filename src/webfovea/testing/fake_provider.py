@@ -37,8 +37,9 @@ from PIL import Image, UnidentifiedImageError
 from .. import geometry
 from ..config import Size
 from ..models.prefix_cache import Block, CacheMode, Charge, PrefixCache
+from .native_reply import NativeReply
 
-Provider = Literal["openai", "anthropic"]
+Provider = Literal["openai", "anthropic", "openai-responses", "gemini"]
 ROUTES: dict[str, Provider] = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
 ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                404: "not_found_error", 408: "timeout_error", 409: "conflict_error",
@@ -73,6 +74,7 @@ class FakeRequest:
     received_sizes: tuple[tuple[int, int], ...]
     headers: Mapping[str, str] = field(default_factory=dict)
     blocks: tuple[Block, ...] = ()
+    body: Mapping[str, Any] = field(default_factory=dict)  # the JSON body (native routes)
 
     @property
     def images(self) -> list[Image.Image]:
@@ -87,7 +89,7 @@ class FakeRequest:
         return self.headers.get("x-api-key") or bearer or None
 
 
-Policy = Callable[[FakeRequest], str]
+Policy = Callable[[FakeRequest], "str | NativeReply"]
 
 
 class ScriptedPolicy:
@@ -225,6 +227,11 @@ class FakeProvider:
 
     def _answer(self, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
         """The response to one POST (called on the server's handler threads)."""
+        from .native_routes import native_route
+
+        native = native_route(path)
+        if native is not None:  # OpenAI Responses, Gemini generateContent
+            return native(self, path, headers, raw)
         provider = ROUTES.get(path.split("?", 1)[0])
         if provider is None:
             return _error("openai", 404, f"no route for POST {path}")
@@ -232,13 +239,18 @@ class FakeProvider:
             request = decode_request(provider, json.loads(raw), headers, self.resize_images_to)
         except (BadRequest, ValueError) as error:
             return _error(provider, 400, str(error))
+        number, failure = self._admit(request)
+        return self._checked(request, failure) or self._reply(request, number)
+
+    def _admit(self, request: FakeRequest) -> tuple[int, _Failure | None]:
+        """Record a decoded request and wait out its stall: its number and scripted failure."""
         with self._lock:
             self._requests.append(request)
             number = len(self._requests)
             stall = self._stalls.popleft() if self._stalls else self.delay_seconds
             failure = self._failures.popleft() if self._failures else None
         self._closing.wait(stall)
-        return self._checked(request, failure) or self._reply(request, number)
+        return number, failure
 
     def _listing(self, path: str) -> _Response:
         """``GET /v1/models`` as both APIs answer it: the served models (``models``; an
@@ -264,6 +276,8 @@ class FakeProvider:
             text = self.policy(request)
         except Exception as error:
             return _error(request.provider, 400, f"policy failed: {type(error).__name__}: {error}")
+        if not isinstance(text, str):
+            return _error(request.provider, 400, "policy failed: a native reply on a text route")
         tokens_out = count_text_tokens(text)
         charge = self._cache_for(request).charge(request.blocks)
         if request.provider == "openai":
