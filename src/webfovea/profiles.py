@@ -38,8 +38,9 @@ ENV = {"model": "WEBFOVEA_MODEL", "base_url": "WEBFOVEA_BASE_URL", "coords": "WE
 PROFILE_KEYS = {"description", "model", "coords", "image_cap", "history", "base_url",
                 "smart_resize", "temperature", "top_p", "max_tokens"}
 RUN_KEYS = {"model", "base_url", "coords", "image_cap", "history"}
-KINDS = ("openai", "anthropic", "oracle", "scripted")
-PROVIDER_URL_VARS = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+KINDS = ("openai", "anthropic", "gemini", "oracle", "scripted")
+PROVIDER_URL_VARS = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL",
+                     "gemini": "GEMINI_BASE_URL"}
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,8 @@ DialectFactory = Callable[[Model, AgentConfig], Dialect]
 # name -> "module:factory", imported on use (the SDKs cost seconds to import).
 DIALECTS: dict[str, str] = {
     "text": "webfovea.dialects.text:TextDialect",
+    "openai-computer": "webfovea.dialects.openai_computer:openai_computer",
+    "gemini-computer": "webfovea.dialects.gemini_computer:gemini_computer",
 }
 
 
