@@ -3,6 +3,8 @@ against the fake provider's Responses and generateContent routes (no mocks)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,6 +17,7 @@ from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
 from webfovea.models import load_model
+from webfovea.models.prices import find_price
 from webfovea.rundir import read_steps
 from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
@@ -62,7 +65,7 @@ async def _run(browser: BrowserSession, out: Path, url: str, replies: list[Any],
         else:
             model = load_model("gemini:gemini-3.5-flash", base_url=f"http://127.0.0.1:{fp.port}")
         config = AgentConfig(max_steps=max_steps, dialect=dialect, dialect_version=version,
-                             acknowledge_safety_checks=acknowledge)
+                             acknowledge_safety_checks=acknowledge, price=find_price(model.name))
         result = await run_task(Task("press the buttons", url), model=model, session=browser,
                                 config=config, out=out)
         await model.aclose()
@@ -135,6 +138,16 @@ async def test_openai_batch_runs_in_order_and_stops_at_a_refusal(
     # usage: the chained prefix is read from the cache; reasoning counted apart
     assert result.usage.cache_read_tokens > 0 and result.usage.reasoning_tokens > 0
     assert steps[0].thought == "A, then B, then a new tab, then C."
+    assert result.usage.cost is not None and result.usage.cost > 0  # priced: openai:gpt-5.4
+    cost = _cost(tmp_path)
+    assert f"{result.usage.cache_read_tokens} cache-read" in cost and "recorded cost $" in cost
+
+
+def _cost(run: Path, *flags: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "webfovea", "cost", str(run), *flags],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 async def test_gemini_batch_runs_in_order_and_stops_at_a_refusal(
@@ -158,6 +171,8 @@ async def test_gemini_batch_runs_in_order_and_stops_at_a_refusal(
     # the screenshot after the batch rides in the last computer-use response only
     assert [bool(r.get("parts")) for r in responses] == [False, False, False, True]
     assert result.usage.reasoning_tokens > 0 and result.usage.cache_read_tokens > 0
+    cost = _cost(tmp_path, "--price-input", "0.3", "--price-output", "2.5")
+    assert f"{result.usage.cache_read_tokens} cache-read" in cost
 
 
 # -- escapes through native actions are refused: 0 requests reach the other site --------------
