@@ -82,11 +82,11 @@ def computer(*actions: dict[str, Any], checks: list[dict[str, str]] | None = Non
     call: dict[str, Any] = {"type": "computer_call", "actions": list(actions)}
     if checks:
         call["pending_safety_checks"] = checks
-    return NativeReply(({"type": "reasoning", "text": thought}, call))
+    return NativeReply(items=({"type": "reasoning", "text": thought}, call))
 
 
 def done(answer: str = "done") -> NativeReply:
-    return NativeReply(({"type": "function_call", "name": "finished",
+    return NativeReply(items=({"type": "function_call", "name": "finished",
                          "arguments": {"content": answer}},))
 
 
@@ -100,11 +100,11 @@ def at(name: str) -> dict[str, int]:
 
 
 def gemini(*calls: dict[str, Any]) -> NativeReply:
-    return NativeReply(({"text": "Thinking about the page.", "thought": True}, *calls))
+    return NativeReply(items=({"text": "Thinking about the page.", "thought": True}, *calls))
 
 
 def gdone(answer: str = "done") -> NativeReply:
-    return NativeReply((gcall("finished", content=answer),))
+    return NativeReply(items=(gcall("finished", content=answer),))
 
 
 def _notes_sent(fp: FakeProvider, index: int) -> str:

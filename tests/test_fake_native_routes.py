@@ -42,7 +42,7 @@ CLICK = {"type": "click", "button": "left", "x": 1, "y": 2}
 
 
 def test_responses_shapes_chaining_usage_and_400s() -> None:
-    replies = [NativeReply(({"type": "reasoning", "text": "look first"},
+    replies = [NativeReply(items=({"type": "reasoning", "text": "look first"},
                             {"type": "computer_call", "actions": [CLICK, {"type": "wait"}],
                              "pending_safety_checks": [{"code": "sensitive_domain",
                                                         "message": "m"}]})),
@@ -86,7 +86,7 @@ def test_responses_shapes_chaining_usage_and_400s() -> None:
 def test_responses_preview_sends_one_action_and_full_input_is_checked() -> None:
     preview = [{"type": "computer_use_preview", "display_width": 1440, "display_height": 810,
                 "environment": "browser"}]
-    replies = [NativeReply(({"type": "computer_call", "actions": [CLICK]},)), "ok"]
+    replies = [NativeReply(items=({"type": "computer_call", "actions": [CLICK]},)), "ok"]
     with FakeProvider(ScriptedPolicy(replies)) as fp:
         body = post(fp, "/v1/responses", {"model": "computer-use-preview", "tools": preview,
                                           "input": task(), "truncation": "auto"}).json()
@@ -121,7 +121,7 @@ def answer(name: str, response: dict[str, Any]) -> dict[str, Any]:
 
 def test_gemini_shapes_usage_and_400s() -> None:
     decision = {"decision": "require_confirmation", "explanation": "buying"}
-    replies = [NativeReply(({"text": "plan", "thought": True},
+    replies = [NativeReply(items=({"text": "plan", "thought": True},
                             {"functionCall": {"name": "click", "args": {
                                 "x": 5, "y": 5, "safety_decision": decision}}},
                             {"functionCall": {"name": "wait", "args": {"seconds": 1}}})),
@@ -162,7 +162,7 @@ def test_gemini_shapes_usage_and_400s() -> None:
 
 
 def test_gemini_key_and_malformed_function_call() -> None:
-    replies = [NativeReply((), finish="MALFORMED_FUNCTION_CALL")]
+    replies = [NativeReply(items=(), finish="MALFORMED_FUNCTION_CALL")]
     with FakeProvider(ScriptedPolicy(replies), api_key="k-123") as fp:
         start = user({"text": "go"})
         denied = post(fp, GEMINI, {"contents": [start]})

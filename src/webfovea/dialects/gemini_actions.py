@@ -19,15 +19,15 @@ from typing import Any, Literal
 from ..actions import DIRECTIONS, Action, Point
 from ..domains import DomainPolicy
 from ..geometry import ModelSpace
+from ..keys import key_names
+from .keys import KeySpellingError, from_names, from_xdotool
+from .native import to_space
 from .translation import (
     Translation,
     closed_set_refusal,
-    hotkey_from_names,
     is_number,
-    names_from_hotkey,
     navigation_refusal,
     new_tab_refusal,
-    point_in_space,
     search_refusal,
 )
 
@@ -54,7 +54,7 @@ class _Call:
                        f"{x!r}, {y!r}")
         point = None
         if float(x) <= LAST and float(y) <= LAST:
-            point = point_in_space(float(x), float(y), grid=(GRID, GRID), space=self.space)
+            point = to_space(float(x), float(y), grid=(GRID, GRID), space=self.space)
         if point is None:
             raise _Bad(f"the point ({x:g},{y:g}) of {self.name} is outside the 0-{LAST} grid; "
                        "give both coordinates from 0 to 999")
@@ -97,7 +97,7 @@ def from_gemini(name: str, args: Mapping[str, Any], *, vocabulary: Vocabulary,
                                   f"{', '.join(sorted(table))}")]
     try:
         return handler(_Call(name, args, space, policy))
-    except _Bad as bad:
+    except (_Bad, KeySpellingError) as bad:
         return [Translation(None, str(bad))]
 
 
@@ -120,21 +120,21 @@ def _key_combination(c: _Call) -> list[Translation]:
     keys = c.text("keys")
     if not keys.strip():
         raise _Bad("key_combination.keys must name at least one key, e.g. 'Control+A'")
-    return _one("hotkey", key=hotkey_from_names(names_from_hotkey(keys)))
+    return _one("hotkey", key=from_xdotool(keys))
 
 
 def _hotkey(c: _Call) -> list[Translation]:
     keys = c.args.get("keys")
     if not isinstance(keys, list) or not keys or not all(isinstance(k, str) and k for k in keys):
         raise _Bad(f"hotkey.keys must be a non-empty list of key names, got {keys!r}")
-    return _one("hotkey", key=hotkey_from_names(keys))
+    return _one("hotkey", key=from_names(keys))
 
 
 def _press_key(c: _Call) -> list[Translation]:
     key = c.text("key")
     if not key:
         raise _Bad("press_key.key must name a key, e.g. 'Enter'")
-    return _one("hotkey", key=hotkey_from_names([key]))
+    return _one("hotkey", key=from_names([key]))
 
 
 def _navigate(c: _Call) -> list[Translation]:
@@ -222,7 +222,7 @@ def to_gemini(action: Action, *, vocabulary: Vocabulary,
         return ("wait_5_seconds", {}) if legacy else ("wait", {"seconds": 1})
     if name == "hotkey":
         names = [_GEMINI_KEYS.get(n, n.capitalize() if len(n) > 1 else n)
-                 for n in names_from_hotkey(action.text("key"))]
+                 for n in key_names(action.text("key"))]
         return ("key_combination", {"keys": "+".join(names)}) if legacy else (
             "hotkey", {"keys": names})
     if not legacy and name in ("left_double", "right_single"):

@@ -19,15 +19,15 @@ from typing import Any
 from ..actions import Action, Point
 from ..config import Size
 from ..geometry import ModelSpace
+from ..keys import key_names
+from .keys import KeySpellingError, from_names
+from .native import to_space
 from .translation import (
     Translation,
     closed_set_refusal,
     direction_of,
-    hotkey_from_names,
     is_number,
-    names_from_hotkey,
     new_tab_refusal,
-    point_in_space,
 )
 
 _MODIFIER_CLICK = "a click with {keys} held opens links in a new tab or window"
@@ -42,7 +42,7 @@ def from_openai(action: Mapping[str, Any], *, image: Size, space: ModelSpace) ->
                                  f"{', '.join(sorted(_HANDLERS))}")
     try:
         return handler(action, _Space(image, space))
-    except _Bad as bad:
+    except (_Bad, KeySpellingError) as bad:
         return Translation(None, str(bad))
 
 
@@ -58,7 +58,7 @@ class _Space:
         x, y = action.get(xk), action.get(yk)
         if not is_number(x) or not is_number(y):
             raise _Bad(f"{action.get('type')} needs numbers {xk} and {yk}, got {x!r}, {y!r}")
-        point = point_in_space(float(x), float(y), grid=(self.image.width, self.image.height),
+        point = to_space(float(x), float(y), grid=(self.image.width, self.image.height),
                                space=self.space)
         if point is None:
             raise _Bad(f"the point ({x:g},{y:g}) is outside the screenshot, which is "
@@ -132,7 +132,7 @@ def _keypress(action: Mapping[str, Any], s: _Space) -> Translation:
     keys = action.get("keys")
     if not isinstance(keys, list) or not keys or not all(isinstance(k, str) and k for k in keys):
         raise _Bad(f"keypress.keys must be a non-empty list of key names, got {keys!r}")
-    return Translation(Action("hotkey", {"key": hotkey_from_names(keys)}))
+    return Translation(Action("hotkey", {"key": from_names(keys)}))
 
 
 def _type(action: Mapping[str, Any], s: _Space) -> Translation:
@@ -187,7 +187,7 @@ def to_openai(action: Action, *, image: Size, space: ModelSpace) -> dict[str, An
     if name == "type":
         return {"type": "type", "text": action.text("content")}
     if name == "hotkey":
-        return {"type": "keypress", "keys": [k.upper() for k in names_from_hotkey(
+        return {"type": "keypress", "keys": [k.upper() for k in key_names(
             action.text("key"))]}
     if name == "go_back":
         return {"type": "click", "button": "back", "x": 0, "y": 0}

@@ -1,17 +1,15 @@
-"""What every native translation table shares: the result record, coordinates from a
-protocol's space into the model space, scroll directions, key spellings, and the sentences
-of the refusals a dialect makes itself (new tabs, actions outside the closed set, the
-domain lock)."""
+"""What the OpenAI and Gemini translation tables share: the result record, scroll
+directions, and the sentences of the refusals a dialect makes itself (new tabs, actions
+outside the closed set, the domain lock). Coordinates go through
+:func:`webfovea.dialects.native.to_space`, key names through :mod:`webfovea.dialects.keys`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from ..actions import Action, Direction, Point
+from ..actions import Action, Direction
 from ..domains import DomainPolicy
-from ..geometry import ModelSpace
 
 Guardrail = str  # "new_tab", "closed_action_set", "domain_lock": recorded as the step's guardrail
 
@@ -35,21 +33,6 @@ def is_number(value: object) -> TypeGuard[float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def point_in_space(x: float, y: float, *, grid: tuple[float, float],
-                   space: ModelSpace) -> Point | None:
-    """A point of a protocol's coordinate grid (screenshot pixels, 0–999…) in the model space
-    of the image it refers to; None when it lies outside the grid."""
-    width, height = grid
-    if not (0 <= x <= width and 0 <= y <= height):
-        return None
-    return Point(_exact(x * space.width / width), _exact(y * space.height / height))
-
-
-def _exact(value: float) -> float:
-    # An identity mapping keeps integers integers, so the recorded action reads as sent.
-    return float(round(value)) if abs(value - round(value)) < 1e-9 else value
-
-
 def direction_of(dx: float, dy: float) -> Direction | None:
     """The direction of a scroll distance: the larger axis wins; None for no distance."""
     if dx == 0 and dy == 0:
@@ -57,29 +40,6 @@ def direction_of(dx: float, dy: float) -> Direction | None:
     if abs(dy) >= abs(dx):
         return "down" if dy > 0 else "up"
     return "right" if dx > 0 else "left"
-
-
-# Vendor key names the shared alias table (webfovea.keys) does not spell the same way.
-_VENDOR_KEYS = {"page_up": "pageup", "page_down": "pagedown", "arrow_up": "up",
-                "arrow_down": "down", "arrow_left": "left", "arrow_right": "right",
-                "control": "ctrl", "controlormeta": "ctrl", "spacebar": "space", " ": "space", "plus": "+"}
-
-
-def hotkey_from_names(names: Sequence[str]) -> str:
-    """Vendor key names pressed together (``["CTRL", "A"]``, ``["Control", "a"]``) in the
-    hotkey spelling the blacklist and the executor read (``ctrl a``)."""
-    spelled = []
-    for name in names:
-        low = name.lower()
-        spelled.append(_VENDOR_KEYS.get(low, low.strip()))
-    return " ".join(spelled)
-
-
-def names_from_hotkey(key: str) -> list[str]:
-    """The inverse of :func:`hotkey_from_names`: a hotkey's names in order."""
-    from ..keys import key_names
-
-    return key_names(key)
 
 
 def new_tab_refusal(what: str) -> Translation:

@@ -28,7 +28,8 @@ from urllib.parse import parse_qs, urlsplit
 from PIL import Image
 
 from ..models.prefix_cache import Block, PrefixCache
-from .native_reply import NativeReply
+from .fake_tools import FakeReply
+from .native_reply import native_items
 from .native_routes import GEMINI_PATH
 
 if TYPE_CHECKING:
@@ -200,7 +201,8 @@ def _decode(fp: FakeProvider, model: str, body: Mapping[str, Any],
     max_tokens = _get(config, "maxOutputTokens")
     request = FakeRequest(PROVIDER, model, system, tuple(turns),  # type: ignore[arg-type]
                           max_tokens if isinstance(max_tokens, int) else None, tuple(sizes),
-                          {k.lower(): v for k, v in headers.items()}, tuple(blocks), body)
+                          {k.lower(): v for k, v in headers.items()}, tuple(blocks),
+                          tools=tuple(body.get("tools") or ()), body=body)
     return request, blocks
 
 
@@ -269,13 +271,12 @@ def _declared(body: Mapping[str, Any]) -> tuple[bool, set[str]]:
     return computer, names
 
 
-def _parts(state: _State, body: Mapping[str, Any], reply: str | NativeReply,
+def _parts(state: _State, body: Mapping[str, Any], reply: str | FakeReply,
            number: int) -> tuple[list[dict[str, Any]], str]:
-    if isinstance(reply, str):
-        return [{"text": reply}], "STOP"
+    items, finish = native_items(reply, "gemini")
     computer, functions = _declared(body)
     parts: list[dict[str, Any]] = []
-    for part in reply.items:
+    for part in items:
         call = part.get("functionCall")
         if isinstance(call, dict):
             name = str(call.get("name"))
@@ -287,7 +288,7 @@ def _parts(state: _State, body: Mapping[str, Any], reply: str | NativeReply,
                 with state.lock:
                     state.signatures.add(part["thoughtSignature"])
         parts.append(dict(part))
-    return parts, reply.finish
+    return parts, finish
 
 
 def _respond(state: _State, model: str, parts: list[dict[str, Any]], finish: str,

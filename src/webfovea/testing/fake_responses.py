@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image
 
 from ..models.prefix_cache import Block, PrefixCache
-from .native_reply import NativeReply
+from .fake_tools import FakeReply
+from .native_reply import native_items
 
 if TYPE_CHECKING:
     from .fake_provider import FakeProvider, FakeTurn, _Response
@@ -187,7 +188,8 @@ def _decode(fp: FakeProvider, body: Mapping[str, Any], items: Sequence[Mapping[s
     max_tokens = body.get("max_output_tokens")
     request = FakeRequest(PROVIDER, str(body["model"]), instructions, tuple(turns),  # type: ignore[arg-type]
                           max_tokens if isinstance(max_tokens, int) else None, tuple(sizes),
-                          {k.lower(): v for k, v in headers.items()}, tuple(blocks), body)
+                          {k.lower(): v for k, v in headers.items()}, tuple(blocks),
+                          tools=tuple(body.get("tools") or ()), body=body)
     return request, blocks
 
 
@@ -270,8 +272,8 @@ def _functions(body: Mapping[str, Any]) -> set[str]:
             if isinstance(t, dict) and t.get("type") == "function"}
 
 
-def _output(body: Mapping[str, Any], reply: str | NativeReply, number: int) -> list[dict[str, Any]]:
-    items = [{"type": "message", "text": reply}] if isinstance(reply, str) else reply.items
+def _output(body: Mapping[str, Any], reply: str | FakeReply, number: int) -> list[dict[str, Any]]:
+    items, _ = native_items(reply, "responses")
     return [_item(body, dict(item), number, i) for i, item in enumerate(items)]
 
 

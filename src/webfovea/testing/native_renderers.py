@@ -23,10 +23,10 @@ from ..dialects.openai_actions import to_openai
 from ..dialects.openai_computer import version_for
 from ..geometry import ModelSpace
 from ..models.base import Model
-from .fake_provider import FakeProvider, FakeRequest
+from .fake_provider import FakeProvider, FakeRequest, Provider
 from .native_reply import NativeReply
+from .renderers import FAKE_KEY, Seen
 
-FAKE_KEY = "fake-key"
 OPENAI_MODELS = {"preview": "computer-use-preview", "ga": "gpt-5.4"}
 GEMINI_MODELS: dict[Vocabulary, str] = {"legacy": "gemini-2.5-computer-use-preview-10-2025",
                                         "new": "gemini-3.5-flash"}
@@ -51,15 +51,14 @@ def _fill_parts(action: Action) -> tuple[Action, Action, Action]:
 
 
 class OpenAIComputerRenderer:
-    provider = "openai-responses"
+    provider: Provider = "openai-responses"
 
     def __init__(self, config: AgentConfig) -> None:
         self.version = version_for("", config.dialect_version)
         self.model = OPENAI_MODELS[self.version]
         self._size = Size(1, 1)
 
-    def seen(self, request: FakeRequest) -> tuple[str, int, str, int, int]:
-        """(task, step, note, width, height) of the request as received."""
+    def seen(self, request: FakeRequest) -> Seen:
         items = list(request.body.get("input") or [])
         first = request.turns[0].text if request.turns else ""
         step = 1 if "previous_response_id" not in request.body else 2
@@ -68,20 +67,21 @@ class OpenAIComputerRenderer:
                   for c in i.get("content") or () if c.get("type") == "input_text"]
         image = request.images[-1]
         self._size = Size(image.width, image.height)
-        return _task(first), step, "\n".join(notes) if step > 1 else "", image.width, image.height
+        return Seen(_task(first), step, "\n".join(notes) if step > 1 else "", image.width,
+                    image.height)
 
     def render(self, action: Action, thought: str) -> NativeReply:
         space = ModelSpace(float(self._size.width), float(self._size.height))
         reasoning = {"type": "reasoning", "text": thought}
         if action.name == "fill" and self.version == "ga":
             actions = [to_openai(a, image=self._size, space=space) for a in _fill_parts(action)]
-            return NativeReply((reasoning, {"type": "computer_call", "actions": actions}))
+            return NativeReply(items=(reasoning, {"type": "computer_call", "actions": actions}))
         try:
             native = to_openai(action, image=self._size, space=space)
         except ValueError:
-            return NativeReply((reasoning, {"type": "function_call", "name": action.name,
+            return NativeReply(items=(reasoning, {"type": "function_call", "name": action.name,
                                             "arguments": json.dumps(_function_args(action))}))
-        return NativeReply((reasoning, {"type": "computer_call", "actions": [native]}))
+        return NativeReply(items=(reasoning, {"type": "computer_call", "actions": [native]}))
 
     def client(self, fake: FakeProvider) -> Model:
         from ..models.openai_compat import OpenAICompatModel
@@ -90,14 +90,14 @@ class OpenAIComputerRenderer:
 
 
 class GeminiComputerRenderer:
-    provider = "gemini"
+    provider: Provider = "gemini"
 
     def __init__(self, config: AgentConfig) -> None:
         self.vocabulary: Vocabulary = vocabulary_for("", config.dialect_version or "new")
         self.model = GEMINI_MODELS[self.vocabulary]
         self._size = Size(1, 1)
 
-    def seen(self, request: FakeRequest) -> tuple[str, int, str, int, int]:
+    def seen(self, request: FakeRequest) -> Seen:
         contents = list(request.body.get("contents") or [])
         first = str(((contents[0].get("parts") or [{}])[0]).get("text", "")) if contents else ""
         step = 1 + sum(c.get("role") == "model" for c in contents)
@@ -107,7 +107,8 @@ class GeminiComputerRenderer:
                   for p in last if "functionResponse" in p]
         image = request.images[-1]
         self._size = Size(image.width, image.height)
-        return _task(first), step, "\n".join(notes) if step > 1 else "", image.width, image.height
+        return Seen(_task(first), step, "\n".join(notes) if step > 1 else "", image.width,
+                    image.height)
 
     def render(self, action: Action, thought: str) -> NativeReply:
         space = ModelSpace(float(self._size.width), float(self._size.height))
@@ -121,7 +122,7 @@ class GeminiComputerRenderer:
             except ValueError:
                 name, args = one.name, _function_args(one)
             parts.append({"functionCall": {"name": name, "args": args}})
-        return NativeReply(tuple(parts))
+        return NativeReply(items=tuple(parts))
 
     def client(self, fake: FakeProvider) -> Model:
         from ..models.gemini import GeminiModel
