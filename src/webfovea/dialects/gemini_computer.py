@@ -34,6 +34,7 @@ from ..models.retry import Endpoint
 from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
 from .gemini_actions import FUNCTIONS, Vocabulary, from_gemini
+from .native import note_text, system_text, task_text
 from .native_http import NativeClient, shape_error
 from .schema import action_from_call, tool_schemas
 
@@ -48,14 +49,14 @@ EXTRAS: dict[Vocabulary, tuple[str, ...]] = {
     "legacy": ("find_text", "read_text", "select", "finished"),
     "new": ("find_text", "read_text", "select", "fill", "finished")}
 
-SYSTEM = (
-    "You operate a web browser for the user, seeing it only through screenshots. The task "
-    "stays on its website, in one tab; a guardrail refuses what would leave them (search, "
-    "navigate to other sites, new tabs). Besides the computer-use actions you have functions: "
-    "find_text and read_text read text a screenshot may hide, select chooses in a dropdown"
-    "{fill}. Their points are pixels [x, y] of the latest screenshot ({width}x{height}). Each "
-    "function response says in `note` what the action did. When you have the answer, call "
-    "finished(content=the answer).")
+INTRO = ("You are a web agent operating a real browser (one tab, one website) through "
+         "screenshots and the computer-use actions; several calls in one turn run in order "
+         "and stop at the first that fails. Each function response says in `note` what the "
+         "action did (and in `error` why it was refused or failed). Besides the computer-use "
+         "actions: find_text and read_text read the page, select chooses an option in a "
+         "dropdown (<select>, whose list never shows in screenshots){fill}, and finished ends "
+         "the task with the answer. Their points are pixels [x, y] of the latest screenshot "
+         "({width}x{height}); the computer-use actions keep their 0-999 grid.")
 
 
 def vocabulary_for(model: str, configured: str | None) -> Vocabulary:
@@ -118,8 +119,9 @@ class GeminiComputerDialect:
     # -- the request ---------------------------------------------------------------------------
 
     def request(self, obs: Observation) -> dict[str, Any]:
-        fill = ", fill sets a field and reads it back" if "fill" in EXTRAS[self.vocabulary] else ""
-        system = SYSTEM.format(fill=fill, width=obs.image.width, height=obs.image.height)
+        fill = ", fill sets a field and reads its value back" if "fill" in EXTRAS[self.vocabulary] else ""
+        system = system_text(INTRO.format(fill=fill, width=obs.image.width,
+                                          height=obs.image.height))
         functions = [{"name": s.name, "description": s.description,
                       "parameters": _openapi(s.input_schema)}
                      for s in tool_schemas(EXTRAS[self.vocabulary])]
@@ -141,9 +143,9 @@ class GeminiComputerDialect:
         """This step's user turn: the task, or one function response per call of the last
         model turn (the screenshot in the last computer-use one), or the note."""
         if self._asked is None:
-            return _UserTurn([{"text": f"Task: {obs.task}"}], obs.image)
+            return _UserTurn([{"text": task_text(obs.task)}], obs.image)
         if not self._asked.calls:
-            return _UserTurn([{"text": obs.note or "The page now:"}], obs.image)
+            return _UserTurn([{"text": note_text(obs.note) or "The page now:"}], obs.image)
         merged = _merged(self._asked, obs.results)
         parts = [{"functionResponse": {"name": name, "response": self._response(
                      obs, index, computer, results)}}
@@ -156,7 +158,7 @@ class GeminiComputerDialect:
 
     def _response(self, obs: Observation, index: int, computer: bool,
                   results: list[ActionResult | None]) -> dict[str, Any]:
-        notes = [r.note if r is not None else "not executed." for r in results]
+        notes = [note_text(r.note) if r is not None else "not executed." for r in results]
         error = any(r is None or r.error for r in results)
         response: dict[str, Any] = {"note": " ".join(notes)}
         if computer:

@@ -31,6 +31,7 @@ from ..models.base import Model, SentImage, Usage
 from ..models.retry import Endpoint
 from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
+from .native import note_text, system_text, task_text
 from .native_http import NativeClient, shape_error
 from .openai_actions import from_openai
 from .schema import action_from_call, tool_schemas
@@ -44,14 +45,15 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # set with read-back (fill), and the answer (the protocol has no finish action).
 EXTRAS = ("find_text", "read_text", "select", "fill", "finished")
 
-INSTRUCTIONS = (
-    "You operate a web browser for the user, seeing it only through screenshots. The task "
-    "stays on its website, in one tab; a guardrail refuses what would leave them. Besides "
-    "the computer tool you have functions: find_text and read_text read text a screenshot "
-    "may hide, select chooses in a dropdown, fill sets a field and reads it back. Points for "
-    "those functions are pixels [x, y] of the latest screenshot. After each step you get the "
-    "new screenshot and one sentence per action saying what it did. When you have the answer, "
-    "call finished(content=the answer).")
+INTRO = ("You are a web agent operating a real browser (one tab, one website) through "
+         "screenshots and the computer tool; the actions of one computer call run in order "
+         "and stop at the first that fails. After each call you get the new screenshot and "
+         "one sentence per action saying what it did. Besides the computer tool: find_text "
+         "and read_text read the page, select chooses an option in a dropdown (<select>, whose "
+         "list never shows in screenshots), fill sets a field and reads its value back, and "
+         "finished ends the task with the answer. Their points are pixels [x, y] of the latest "
+         "screenshot.")
+INSTRUCTIONS = system_text(INTRO)
 
 
 def version_for(model: str, configured: str | None) -> Version:
@@ -105,7 +107,7 @@ class OpenAIComputerDialect:
                                 "tools": self.tools(obs.image), "truncation": "auto",
                                 "reasoning": {"summary": "concise"}, "store": True}
         if self._asked is None:
-            body["input"] = [_message(f"Task: {obs.task}", obs.image)]
+            body["input"] = [_message(task_text(obs.task), obs.image)]
             return body, ""
         body["previous_response_id"] = self._asked.response_id
         items, notes = self.answers(obs)
@@ -132,14 +134,14 @@ class OpenAIComputerDialect:
         for (call_id, kind), result in zip(self._asked.kinds, _padded(obs, self._asked), strict=True):
             if kind == "function":
                 items.append({"type": "function_call_output", "call_id": call_id,
-                              "output": _said(result)})
+                              "output": note_text(_said(result))})
                 continue
             computer = True
-            lines.append(f"[{len(lines) + 1}] {_said(result)}")
+            lines.append(f"[{len(lines) + 1}] {note_text(_said(result))}")
             if call_id not in answered:
                 answered.add(call_id)
                 items.append(self._screenshot(call_id, obs))
-        text = obs.note if not self._asked.kinds else (
+        text = note_text(obs.note) if not self._asked.kinds else (
             "What your actions did:\n" + "\n".join(lines) if lines else "")
         if text or not computer:
             # After functions only (or no call at all), the new screenshot rides here.
