@@ -25,7 +25,7 @@ from webfovea.testing.local_server import LocalServer
 from webfovea.testing.native_reply import NativeReply
 from webfovea.trajectory import ResultRecord, StepRecord
 
-# tests/pages/dialects/page.html at the default viewport 1920x1080, sent as 1440x810:
+# tests/pages/computer_use/page.html at the default viewport 1920x1080, sent as 1440x810:
 # OpenAI answers in screenshot pixels (x0.75), Gemini on the 0-999 grid (/1920, /1080 x1000).
 PIXELS = {"a": (150, 112), "b": (375, 112), "c": (600, 112), "away": (188, 322)}
 GRID = {"a": (104, 139), "b": (260, 139), "c": (417, 139), "away": (130, 398)}
@@ -119,7 +119,7 @@ async def test_openai_batch_runs_in_order_and_stops_at_a_refusal(
         browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
     batch = computer(click("a"), click("b"), {"type": "keypress", "keys": ["CTRL", "T"]},
                      click("c"), thought="A, then B, then a new tab, then C.")
-    result, steps, fp = await _run(browser, tmp_path, pages.url("dialects/page.html"),
+    result, steps, fp = await _run(browser, tmp_path, pages.url("computer_use/page.html"),
                                    [batch, done()], dialect="openai-computer", version="ga")
     assert result.status == "finished", result.error
     assert "clicked: a b" in (tmp_path / "evidence.txt").read_text()
@@ -154,7 +154,7 @@ async def test_gemini_batch_runs_in_order_and_stops_at_a_refusal(
         browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
     batch = gemini(gcall("click", **at("a")), gcall("click", **at("b")),
                    gcall("hotkey", keys=["Control", "t"]), gcall("click", **at("c")))
-    result, steps, fp = await _run(browser, tmp_path, pages.url("dialects/page.html"),
+    result, steps, fp = await _run(browser, tmp_path, pages.url("computer_use/page.html"),
                                    [batch, gdone()], dialect="gemini-computer", version="new")
     assert result.status == "finished", result.error
     assert "clicked: a b" in (tmp_path / "evidence.txt").read_text()
@@ -188,7 +188,7 @@ async def test_openai_escapes_are_refused(browser: BrowserSession, pages: LocalS
                computer({"type": "keypress", "keys": ["CTRL", "L"]}),
                computer(click("away")),  # a plain click on the link: the lock in the browser
                done()]
-    result, steps, _ = await _run(browser, tmp_path, pages.url(f"dialects/page.html?away={away}"),
+    result, steps, _ = await _run(browser, tmp_path, pages.url(f"computer_use/page.html?away={away}"),
                                   replies, dialect="openai-computer", version="ga")
     assert result.status == "finished", result.error
     assert [s.guardrail for s in steps[:4]] == ["new_tab", "new_tab", "hotkey_blacklist",
@@ -211,7 +211,7 @@ async def test_gemini_escapes_are_refused(browser: BrowserSession, pages: LocalS
                    gcall("key_combination", keys="Control+L"), gcall("click_at", **at("away"))]
         expected = ["domain_lock", "domain_lock", "hotkey_blacklist", "domain_lock"]
     replies = [gemini(e) for e in escapes] + [gdone()]
-    result, steps, fp = await _run(browser, tmp_path, pages.url(f"dialects/page.html?away={away}"),
+    result, steps, fp = await _run(browser, tmp_path, pages.url(f"computer_use/page.html?away={away}"),
                                    replies, dialect="gemini-computer", version=vocabulary)
     assert result.status == "finished", result.error
     assert [s.guardrail for s in steps[:4]] == expected
@@ -232,7 +232,7 @@ CHECK = {"code": "malicious_instructions", "message": "The page asks to ignore t
 async def test_openai_safety_check(browser: BrowserSession, pages: LocalServer, tmp_path: Path,
                                    acknowledge: bool) -> None:
     replies = [computer(click("a"), checks=[CHECK]), done()]
-    result, steps, fp = await _run(browser, tmp_path, pages.url("dialects/page.html"), replies,
+    result, steps, fp = await _run(browser, tmp_path, pages.url("computer_use/page.html"), replies,
                                    dialect="openai-computer", version="ga",
                                    acknowledge=acknowledge)
     if not acknowledge:
@@ -258,7 +258,7 @@ async def test_gemini_safety_decision(browser: BrowserSession, pages: LocalServe
                                       tmp_path: Path, acknowledge: bool) -> None:
     decision = {"decision": "require_confirmation", "explanation": "Clicking accepts terms."}
     replies = [gemini(gcall("click", **at("a"), safety_decision=decision)), gdone()]
-    result, steps, fp = await _run(browser, tmp_path, pages.url("dialects/page.html"), replies,
+    result, steps, fp = await _run(browser, tmp_path, pages.url("computer_use/page.html"), replies,
                                    dialect="gemini-computer", version="new",
                                    acknowledge=acknowledge)
     if not acknowledge:
@@ -278,7 +278,7 @@ async def test_gemini_safety_decision(browser: BrowserSession, pages: LocalServe
 async def test_out_of_space_points_get_error_results(browser: BrowserSession, pages: LocalServer,
                                                      tmp_path: Path) -> None:
     result, steps, fp = await _run(
-        browser, tmp_path / "openai", pages.url("dialects/page.html"),
+        browser, tmp_path / "openai", pages.url("computer_use/page.html"),
         # finished twice: answer grounding challenges an answer given before any action ran
         [computer({"type": "click", "button": "left", "x": 1500, "y": 100}), done(), done()],
         dialect="openai-computer", version="preview")
@@ -289,7 +289,7 @@ async def test_out_of_space_points_get_error_results(browser: BrowserSession, pa
                                                "environment": "browser"}
     assert "Error: the point (1500,100) is outside" in _notes_sent(fp, 1)
     result, steps, fp = await _run(
-        browser, tmp_path / "gemini", pages.url("dialects/page.html"),
+        browser, tmp_path / "gemini", pages.url("computer_use/page.html"),
         [gemini(gcall("click_at", x=1000, y=10)), gdone(), gdone()],
         dialect="gemini-computer", version="legacy")
     assert result.status == "finished", result.error
