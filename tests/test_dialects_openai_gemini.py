@@ -296,3 +296,18 @@ async def test_out_of_space_points_get_error_results(browser: BrowserSession, pa
     assert steps[0].outcome == "parse_error" and "0-999 grid" in steps[0].note
     response = fp.requests[1].body["contents"][-1]["parts"][0]["functionResponse"]["response"]
     assert "0-999 grid" in response["error"]
+
+
+def test_a_native_dialect_needs_its_providers_model_and_a_known_version() -> None:
+    from webfovea.dialects import make_dialect
+    from webfovea.errors import ConfigError
+
+    gemini_model = load_model("gemini:gemini-3.5-flash", base_url="http://127.0.0.1:9")
+    with pytest.raises(ConfigError, match=r"openai-computer speaks to openai:<model> models"):
+        make_dialect(gemini_model, AgentConfig(dialect="openai-computer"))
+    with pytest.raises(ConfigError, match="vocabularies legacy, new, not 'ga'"):
+        make_dialect(gemini_model, AgentConfig(dialect="gemini-computer", dialect_version="ga"))
+    legacy = make_dialect(load_model("gemini:gemini-2.5-computer-use-preview-10-2025",
+                                     base_url="http://127.0.0.1:9"),
+                          AgentConfig(dialect="gemini-computer"))
+    assert legacy.vocabulary == "legacy"  # type: ignore[attr-defined]

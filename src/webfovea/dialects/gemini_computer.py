@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -35,11 +34,9 @@ from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
 from .gemini_actions import FUNCTIONS, Vocabulary, from_gemini
 from .native import note_text, system_text, task_text
-from .native_http import NativeClient, shape_error
+from .native_http import NativeClient, endpoint_of, shape_error
 from .schema import action_from_call, tool_schemas
 
-KEY_VARS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
-DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com"
 VOCABULARIES: tuple[Vocabulary, ...] = ("legacy", "new")
 LEGACY_MODELS = ("2.5", "3-flash-preview", "3.1-pro-preview")
 KEEP_IMAGES = 5  # the prompt contract's minimum; dropped in blocks of this many
@@ -302,21 +299,10 @@ def _summary(body: Mapping[str, Any], obs: Observation, turn: _UserTurn) -> dict
             "image_steps": [obs.step], "turn_text": text}
 
 
-def endpoint_of(model: Model, name: str) -> Endpoint:
-    endpoint = getattr(model, "endpoint", None)
-    if isinstance(endpoint, Endpoint):
-        return endpoint
-    key = next((os.environ[v] for v in KEY_VARS if os.environ.get(v)), None)
-    if key is None:
-        raise ConfigError(f"{KEY_VARS[0]} is not set: export it for {DEFAULT_BASE_URL}, or pass "
-                          "--base-url for a compatible server")
-    return Endpoint("Gemini", name, DEFAULT_BASE_URL, KEY_VARS[0], key)
-
-
 def gemini_computer(model: Model, config: AgentConfig) -> GeminiComputerDialect:
     """The factory ``--dialect gemini-computer`` names."""
-    name = model.name.partition(":")[2] or model.name
-    endpoint = endpoint_of(model, name)
+    endpoint = endpoint_of(model, "gemini", GeminiComputerDialect.name)
+    name = endpoint.model
     client = NativeClient(Endpoint("Gemini", name, endpoint.base_url, endpoint.key_var,
                                    endpoint.secret),
                           headers={"x-goog-api-key": endpoint.secret or ""})

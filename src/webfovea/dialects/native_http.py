@@ -15,8 +15,8 @@ from typing import Any
 
 import httpx
 
-from ..errors import ModelError
-from ..models.base import Usage
+from ..errors import ConfigError, ModelError
+from ..models.base import Model, Usage
 from ..models.retry import (
     Endpoint,
     RetryPolicy,
@@ -82,6 +82,15 @@ def _detail(response: httpx.Response) -> str:
     if isinstance(error, dict) and isinstance(error.get("message"), str):
         return str(error["message"])
     return response.text.strip()[:500]
+
+
+def endpoint_of(model: Model, kind: str, dialect: str) -> Endpoint:
+    """Where the run's model client talks (base URL and key), which the dialect reuses."""
+    endpoint = getattr(model, "endpoint", None)
+    if not isinstance(endpoint, Endpoint) or not model.name.startswith(f"{kind}:"):
+        raise ConfigError(f"--dialect {dialect} speaks to {kind}:<model> models, not "
+                          f"{model.name!r}")
+    return endpoint
 
 
 def shape_error(endpoint: Endpoint, what: str, body: Mapping[str, Any]) -> ModelError:

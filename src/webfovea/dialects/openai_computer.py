@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,14 +31,12 @@ from ..models.retry import Endpoint
 from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
 from .native import note_text, system_text, task_text
-from .native_http import NativeClient, shape_error
+from .native_http import NativeClient, endpoint_of, shape_error
 from .openai_actions import from_openai
 from .schema import action_from_call, tool_schemas
 
 Version = Literal["preview", "ga"]
 VERSIONS: tuple[Version, ...] = ("preview", "ga")
-KEY_VAR = "OPENAI_API_KEY"
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # Offered as functions next to the computer tool: what a screenshot hides (find_text,
 # read_text), native <select>s (their popups do not show in headless screenshots), a field
 # set with read-back (fill), and the answer (the protocol has no finish action).
@@ -303,23 +300,11 @@ def _summary(body: Mapping[str, Any], obs: Observation, notes: str) -> dict[str,
             "image_steps": [obs.step] if images else [], "turn_text": notes}
 
 
-def endpoint_of(model: Model, name: str) -> Endpoint:
-    """Where the run's ``openai:`` model client talks (its base URL and key)."""
-    endpoint = getattr(model, "endpoint", None)
-    if isinstance(endpoint, Endpoint):
-        return endpoint
-    key = os.environ.get(KEY_VAR)
-    if key is None:
-        raise ConfigError(f"{KEY_VAR} is not set: export it for {DEFAULT_BASE_URL}, or pass "
-                          "--base-url for a compatible server")
-    return Endpoint("OpenAI Responses", name, DEFAULT_BASE_URL, KEY_VAR, key)
-
-
 def openai_computer(model: Model, config: AgentConfig) -> OpenAIComputerDialect:
     """The factory ``--dialect openai-computer`` names: speaks to the ``openai:`` model's
     endpoint with the Responses API."""
-    name = model.name.partition(":")[2] or model.name
-    endpoint = endpoint_of(model, name)
+    endpoint = endpoint_of(model, "openai", OpenAIComputerDialect.name)
+    name = endpoint.model
     headers = {"authorization": f"Bearer {endpoint.secret or 'EMPTY'}"}
     client = NativeClient(Endpoint("OpenAI Responses", name, endpoint.base_url, endpoint.key_var,
                                    endpoint.secret), headers=headers)
