@@ -207,25 +207,38 @@ class GeminiComputerDialect:
         name, args = str(call.get("name")), call.get("args") or {}
         native = {"index": index, "name": name, "args": args}
         if not isinstance(args, dict):
-            return [Call(name, native, None, f"the arguments of {name} must be an object")], None, ""
+            return [Call(f"{index}:{name}", native, None,
+                         f"the arguments of {name} must be an object")], None, ""
         decision = args.get("safety_decision") or {}
         check = None
         if isinstance(decision, dict) and decision.get("decision") == "require_confirmation":
             check = SafetyCheck("require_confirmation", str(decision.get("explanation", "")), name)
-        intent = str(args.get("intent") or "")
-        given = {k: v for k, v in args.items() if k not in ("safety_decision", "intent")}
-        call_id = f"{index}:{name}"
-        if name not in FUNCTIONS[self.vocabulary]:
-            try:
-                return [Call(call_id, native, action_from_call(name, given))], check, intent
-            except ParseError as e:
-                return [Call(call_id, native, None, str(e))], check, intent
-        made = from_gemini(name, given, vocabulary=self.vocabulary, space=obs.space,
-                           policy=self._policy)
-        return [Call(call_id, native, t.action, t.error, t.guardrail) for t in made], check, intent
+        made = translate(native, obs, vocabulary=self.vocabulary, policy=self._policy)
+        return made, check, str(args.get("intent") or "")
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+
+def translate(native: Mapping[str, Any], obs: Observation, *, vocabulary: Vocabulary,
+              policy: DomainPolicy | None) -> list[Call]:
+    """One recorded function call (``{index, name, args}``) as Calls, with the current tables
+    (also what ``replay`` translates again). A call that became two actions (type_text_at
+    without clearing) records which one each Call is as ``part``."""
+    name, args = str(native.get("name")), native.get("args") or {}
+    given = {k: v for k, v in args.items() if k not in ("safety_decision", "intent")}
+    call_id = f"{native.get('index')}:{name}"
+    base = {k: v for k, v in native.items() if k != "part"}
+    if name not in FUNCTIONS[vocabulary]:
+        try:
+            return [Call(call_id, base, action_from_call(name, given))]
+        except ParseError as e:
+            return [Call(call_id, base, None, str(e))]
+    made = from_gemini(name, given, vocabulary=vocabulary, space=obs.space, policy=policy)
+    if len(made) == 1:
+        return [Call(call_id, base, made[0].action, made[0].error, made[0].guardrail)]
+    return [Call(call_id, {**base, "part": i}, t.action, t.error, t.guardrail)
+            for i, t in enumerate(made)]
 
 
 def _merged(asked: _Asked, results: tuple[ActionResult, ...]

@@ -200,21 +200,12 @@ class OpenAIComputerDialect:
         actions = item.get("actions")
         if not isinstance(actions, list):
             actions = [item.get("action")] if item.get("action") is not None else []
+        call_id = str(item.get("call_id"))
         if not actions:
-            return [Call(str(item.get("call_id")), {"type": "computer_call"}, None,
+            return [Call(call_id, {"type": "computer_call"}, None,
                          "the computer_call has no action")]
-        image = Size(obs.image.width, obs.image.height)
-        calls = []
-        for index, action in enumerate(actions):
-            native = {"type": "computer_call", "call_id": item.get("call_id"), "index": index,
-                      "action": action}
-            if not isinstance(action, dict):
-                calls.append(Call(str(item.get("call_id")), native, None,
-                                  f"action {index + 1} of the computer_call is not an object"))
-                continue
-            t = from_openai(action, image=image, space=obs.space)
-            calls.append(Call(str(item.get("call_id")), native, t.action, t.error, t.guardrail))
-        return calls
+        return [translate({"type": "computer_call", "call_id": call_id, "index": index,
+                           "action": action}, obs) for index, action in enumerate(actions)]
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -250,6 +241,21 @@ def _texts(item: Mapping[str, Any]) -> list[str]:
         return [str(c.get("text", "")) for c in item.get("content") or ()
                 if isinstance(c, dict) and c.get("type") == "output_text"]
     return []
+
+
+def translate(native: Mapping[str, Any], obs: Observation) -> Call:
+    """One recorded call (a computer action ``{type: computer_call, call_id, index, action}``
+    or a ``function_call``) as a Call, with the current tables (also what ``replay``
+    translates again)."""
+    if native.get("type") == "function_call":
+        return _function_call(native)
+    call_id, action = str(native.get("call_id")), native.get("action")
+    if not isinstance(action, dict):
+        return Call(call_id, dict(native), None,
+                    f"action {int(native.get('index') or 0) + 1} of the computer_call is not an "
+                    "object")
+    t = from_openai(action, image=Size(obs.image.width, obs.image.height), space=obs.space)
+    return Call(call_id, dict(native), t.action, t.error, t.guardrail)
 
 
 def _function_call(item: Mapping[str, Any]) -> Call:
