@@ -18,6 +18,7 @@ from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
 from webfovea.models import load_model
 from webfovea.models.prices import find_price
+from webfovea.replay import replay
 from webfovea.rundir import read_steps
 from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
@@ -141,6 +142,8 @@ async def test_openai_batch_runs_in_order_and_stops_at_a_refusal(
     assert result.usage.cost is not None and result.usage.cost > 0  # priced: openai:gpt-5.4
     cost = _cost(tmp_path)
     assert f"{result.usage.cache_read_tokens} cache-read" in cost and "recorded cost $" in cost
+    report = replay(tmp_path)  # the recorded native calls read the same with today's tables
+    assert report.steps == 2 and report.changes == [], report.changes
 
 
 def _cost(run: Path, *flags: str) -> str:
@@ -173,6 +176,8 @@ async def test_gemini_batch_runs_in_order_and_stops_at_a_refusal(
     assert result.usage.reasoning_tokens > 0 and result.usage.cache_read_tokens > 0
     cost = _cost(tmp_path, "--price-input", "0.3", "--price-output", "2.5")
     assert f"{result.usage.cache_read_tokens} cache-read" in cost
+    report = replay(tmp_path)
+    assert report.steps == 2 and report.changes == [], report.changes
 
 
 # -- escapes through native actions are refused: 0 requests reach the other site --------------

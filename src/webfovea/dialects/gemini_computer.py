@@ -241,6 +241,18 @@ def translate(native: Mapping[str, Any], obs: Observation, *, vocabulary: Vocabu
             for i, t in enumerate(made)]
 
 
+def translate_recorded(native: Mapping[str, Any], obs: Observation,
+                       version: str | None) -> Call:
+    """A step record's call translated again (``replay``): its vocabulary is the recorded
+    version, else the one its function belongs to; the lock's site is the step's page."""
+    name = str(native.get("name"))
+    vocabulary: Vocabulary = "legacy" if version == "legacy" or (
+        version is None and name in FUNCTIONS["legacy"] and name not in FUNCTIONS["new"]) else "new"
+    made = translate(native, obs, vocabulary=vocabulary,
+                     policy=DomainPolicy.for_task(obs.url) if obs.url else None)
+    return made[min(int(native.get("part") or 0), len(made) - 1)]
+
+
 def _merged(asked: _Asked, results: tuple[ActionResult, ...]
             ) -> dict[tuple[int, str, bool], list[ActionResult | None]]:
     """The results of each model call (type_text_at may have run as two actions), in order;
