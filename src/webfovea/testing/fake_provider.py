@@ -55,7 +55,7 @@ from .fake_tools import (
     reply_of,
 )
 
-Provider = Literal["openai", "anthropic"]
+Provider = Literal["openai", "anthropic", "openai-responses", "gemini"]
 ROUTES: dict[str, Provider] = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
 ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                404: "not_found_error", 408: "timeout_error", 409: "conflict_error",
@@ -259,6 +259,11 @@ class FakeProvider:
 
     def _answer(self, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
         """The response to one POST (called on the server's handler threads)."""
+        from .native_routes import native_route
+
+        native = native_route(path)
+        if native is not None:  # OpenAI Responses, Gemini generateContent
+            return native(self, path, headers, raw)
         provider = ROUTES.get(path.split("?", 1)[0])
         if provider is None:
             return _error("openai", 404, f"no route for POST {path}")
@@ -266,13 +271,18 @@ class FakeProvider:
             request = decode_request(provider, json.loads(raw), headers, self.resize_images_to)
         except (BadRequest, ValueError) as error:
             return _error(provider, 400, str(error))
+        number, failure = self._admit(request)
+        return self._checked(request, failure) or self._reply(request, number)
+
+    def _admit(self, request: FakeRequest) -> tuple[int, _Failure | None]:
+        """Record a decoded request and wait out its stall: its number and scripted failure."""
         with self._lock:
             self._requests.append(request)
             number = len(self._requests)
             stall = self._stalls.popleft() if self._stalls else self.delay_seconds
             failure = self._failures.popleft() if self._failures else None
         self._closing.wait(stall)
-        return self._checked(request, failure) or self._reply(request, number)
+        return number, failure
 
     def _listing(self, path: str) -> _Response:
         """``GET /v1/models`` as both APIs answer it: the served models (``models``; an
