@@ -76,19 +76,18 @@
     return null;
   };
 
-  // The region a mutation is charged to, and the element that names it. Attribute changes
-  // are charged to the parent, so a carousel moving its "active" class along its slides is
-  // one region.
+  // The element a mutation is charged to. Attribute changes are charged to the parent,
+  // so a carousel moving its "active" class along its slides is one region.
   const regionOf = (rec) => {
     const t = rec.target;
     if (rec.type === "childList" && t.nodeType === 1 && structural(t)) {
       const moved = [...rec.addedNodes, ...rec.removedNodes].find((n) => n.nodeType === 1 && !IGNORED.has(n.tagName));
-      return moved ? { key: keyOf(moved, t), el: moved } : { key: null, el: null }; // a removed node has no parent any more
+      return moved ? keyOf(moved, t) : null; // a removed node has no parent any more
     }
     let el = rec.type === "childList" || rec.drawn ? t : up(t);
     if (el && el.nodeType === 11) el = el.host; // the shadow root itself changed
     if (rec.type !== "childList" && el && structural(el) && t.nodeType === 1) el = t;
-    return el && el.nodeType === 1 ? { key: keyOf(el), el } : { key: null, el: null };
+    return el && el.nodeType === 1 ? keyOf(el) : null;
   };
   // Whether a stylesheet rule reads a data-* attribute (a selector or attr()): only then can
   // changing it change what is shown. Script bookkeeping (MiniWoB marks every clicked
@@ -187,7 +186,9 @@
       d = { attrs: new Map(), text: undefined, kids: null, drawn: false };
       w.deltas.set(t, d);
     }
-    if (rec.drawn) d.drawn = true;
+    if (rec.drawn) {
+      if (d.drawn === false) d.drawn = picture(t); // before its first drawing call runs
+    }
     else if (rec.type === "attributes") {
       if (!d.attrs.has(rec.attributeName)) d.attrs.set(rec.attributeName, rec.oldValue);
     } else if (rec.type === "characterData") {
@@ -196,6 +197,26 @@
       if (d.kids === null) d.kids = kidsBefore(t, records); // false: could not be rebuilt
       for (const n of rec.removedNodes) if (!w.born.has(n) && !w.was.has(n)) w.was.set(n, serial(n));
     }
+  };
+  // A canvas's picture, downsampled: a redraw that paints the same pixels is no change. A
+  // canvas that cannot be read back (tainted by another origin's image) always changed.
+  const scratch = document.createElement("canvas");
+  scratch.width = 48;
+  scratch.height = 48;
+  const picture = (canvas) => {
+    try {
+      const ctx = scratch.getContext("2d", { willReadFrequently: true });
+      ctx.clearRect(0, 0, 48, 48);
+      ctx.drawImage(canvas, 0, 0, 48, 48);
+      return hashOf(ctx.getImageData(0, 0, 48, 48).data);
+    } catch (e) {
+      return null;
+    }
+  };
+  const hashOf = (data) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < data.length; i++) h = Math.imul(h ^ data[i], 0x01000193);
+    return h >>> 0;
   };
   const sameKid = (a, b) => {
     if (a !== b) return plain(a) && plain(b) && a.isEqualNode(b);
@@ -206,7 +227,8 @@
   w.unchanged = (n) => {
     const d = w.deltas.get(n);
     if (!d) return true;
-    if (d.drawn || d.kids === false) return false;
+    if (d.drawn === null || d.kids === false) return false;
+    if (d.drawn !== false && picture(n) !== d.drawn) return false;
     for (const [name, old] of d.attrs) if (!sameAttr(name, old, n.getAttribute(name))) return false;
     if (d.text !== undefined && d.text !== n.nodeValue) return false;
     if (!d.kids) return true;
@@ -231,13 +253,16 @@
       s = { bursts: 0, outside: 0, start: -Infinity, last: -Infinity, weight: 0, max: 0, gap: Infinity, gaps: [] };
       w.stats.set(key, s);
     }
-    if (t - s.last > BURST_GAP || t - s.start > BURST_MAX) {
+    const apart = t - s.last > BURST_GAP;
+    if (apart || t - s.start > BURST_MAX) {
       if (s.bursts) {
         s.gap = Math.min(s.gap, t - s.start);
         s.gaps = [t - s.start, ...s.gaps].slice(0, 2);
       }
       s.bursts += 1;
-      if (!w.inAction) s.outside += 1;
+      // Only a burst after a pause is a separate one: a chart's one-second entry animation
+      // is one, an endless animation is learned by the even spacing of its seconds.
+      if (!w.inAction && apart) s.outside += 1;
       s.start = t;
       s.weight = 0;
       if (s.outside >= 2 || (s.bursts >= 3 && regular(s.gaps))) {
@@ -268,8 +293,12 @@
       if (unshown(rec.target)) continue;
       const weight = weightOf(rec);
       if (!weight) continue;
-      const { key, el: named } = regionOf(rec);
-      if (typeof key === "string") w.sample.set(key, named); // the latest element of a signature names it
+      const key = regionOf(rec);
+      if (typeof key === "string") { // the latest rendered element of a signature names it
+        const el = [...rec.addedNodes, ...rec.removedNodes, rec.target]
+          .find((n) => n.nodeType === 1 && !structural(n) && !IGNORED.has(n.tagName));
+        if (el) w.sample.set(key, el);
+      }
       // A region that redraws itself is live even when a redraw shows the same words (a
       // "3 minutes ago" re-rendered every second): learned as noise all the same. As an
       // effect, a redraw that shows nothing new is none.
