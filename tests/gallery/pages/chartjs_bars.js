@@ -13,7 +13,8 @@ const chart = new Chart(document.getElementById("chart"), {
   },
   options: {
     maintainAspectRatio: false,
-    animation: { duration: 1000 },
+    // Counts finished animations, so a test can wait for the entry animation's end.
+    animation: { duration: 1000, onComplete: () => { window.chartIdle = (window.chartIdle || 0) + 1; } },
     scales: { y: { beginAtZero: true, max: 25 } },
     plugins: { tooltip: { backgroundColor: "rgb(20, 20, 20)" } },
   },

@@ -10,7 +10,7 @@
 //    a status line that changed once at load and once per action is not). Children
 //    added to or removed from <html>/<body> are charged to a signature (tag, id without
 //    digits, classes), so a stack of toasts is one region while a new dialog is not.
-//    What follows the agent's own actions (their input events, and the timers, requests,
+//    What follows the agent's own actions (their input handlers, and the timers, requests,
 //    socket replies and animation frames they started) teaches nothing: a chart redrawn
 //    after every hover is not a region that changes by itself.
 // 2. Settling: during an action window it records which regions the action's input
@@ -33,7 +33,9 @@
   const IGNORED = new Set(["SCRIPT", "STYLE", "LINK", "META", "NOSCRIPT", "TEMPLATE"]);
   // Never rendered while scripts run: what changes inside them is no change of the page.
   const UNSHOWN = "noscript, template";
-  const REACTION = 250; // ms after an action's event, timer, reply or frame that is its reaction
+  // ms after a timer, request, socket reply or animation frame the action started during
+  // which what changes is its reaction (an input event's own handlers are w.input)
+  const REACTION = 250;
   const INPUT_EVENTS = ["pointerdown", "pointerup", "mousedown", "mouseup", "click", "dblclick",
     "contextmenu", "keydown", "keypress", "keyup", "beforeinput", "input", "change", "wheel"];
   // Hover handlers (mouseenter) run after these have bubbled: their window ends with the task.
@@ -320,7 +322,7 @@
       for (const n of rec.addedNodes) if (n.nodeType === 1) m.nodes.add(n);
       for (const n of rec.removedNodes) if (n.nodeType === 1 && !w.born.has(n)) m.old += 1;
       w.caused.set(where, m);
-      if (w.input) {
+      if (w.input && !w.own) {
         w.inputKeys.add(where);
         w.windowKeys.add(where);
       }
@@ -369,7 +371,6 @@
   const inputStart = () => {
     if (!w.inAction) return;
     w.flush();
-    react();
     w.input = true;
     w.windowKeys = new Set();
     setT.call(window, fallbackEnd, 0);
@@ -505,10 +506,25 @@
   const caf = window.cancelAnimationFrame;
   w.frame = (fn) => raf.call(window, fn); // the harness's own frames: never tracked
   w.inFrame = false;
+  w.own = false;
   window.requestAnimationFrame = function requestAnimationFrame(fn) {
     if (typeof fn !== "function") return raf.call(window, fn);
     const depth = w.timerDepth;
-    if (!(w.inAction && w.track && depth < TIMER_DEPTH)) return raf.call(window, within(TIMER_DEPTH, fn, fn));
+    if (!(w.inAction && w.track && depth < TIMER_DEPTH)) {
+      // The page's own loop: what it draws is never the work of an input handler, even
+      // when its frame runs inside a hover's input window.
+      const run = within(TIMER_DEPTH, fn, fn);
+      return raf.call(window, (ts) => {
+        w.flush();
+        w.own = true;
+        try {
+          return run(ts);
+        } finally {
+          w.flush();
+          w.own = false;
+        }
+      });
+    }
     if (!w.inFrame) w.loopWork = now(); // a new loop: it gets a moment to show it draws
     const frames = w.frames;
     const run = within(depth, fn, fn);
