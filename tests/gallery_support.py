@@ -9,6 +9,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from PIL import Image
 
@@ -46,7 +47,7 @@ async def act(ex: Executor, name: str, *points: tuple[float, float], **args: str
     screen = await capture(ex.tabs.page, cap=ex.config.image_cap)
     scale = screen.sent.width / screen.page.width
     action_args: dict[str, str | Point] = dict(args)
-    for key, (x, y) in zip(("start_box", "end_box"), points):
+    for key, (x, y) in zip(("start_box", "end_box")[:len(points)], points, strict=True):
         action_args[key] = Point(x * scale, y * scale)
     note = await ex.execute(Action(name, action_args), screen)
     return note, await capture(ex.tabs.page, cap=ex.config.image_cap)
@@ -63,38 +64,55 @@ def count(screen: Screen, box: Box, match: Callable[[RGB], bool]) -> tuple[int, 
 
 
 def near(colour: RGB, tolerance: int = 30) -> Callable[[RGB], bool]:
-    return lambda p: all(abs(a - b) <= tolerance for a, b in zip(p, colour))
+    return lambda p: all(abs(a - b) <= tolerance for a, b in zip(p, colour, strict=True))
+
+
+Pick = Literal["centre", "top", "right"]
 
 
 def find_colour(image: Image.Image, colour: RGB, *, tolerance: int = 30,
-                region: Box | None = None) -> tuple[int, int] | None:
-    """Centroid (image pixels) of the pixels near ``colour``, optionally within ``region``
-    given as fractions of the image (left, top, right, bottom)."""
+                region: Box | None = None, pick: Pick = "centre") -> tuple[int, int] | None:
+    """Where (image pixels) the pixels near ``colour`` are, optionally within ``region``
+    given as fractions of the image (left, top, right, bottom): their centroid, or the
+    topmost or rightmost of them."""
     rgb = image.convert("RGB")
     w, h = rgb.size
     left, top, right, bottom = region or (0, 0, 1, 1)
     box = (round(left * w), round(top * h), round(right * w), round(bottom * h))
     crop = rgb.crop(box)
     match = near(colour, tolerance)
-    xs, ys, n = 0, 0, 0
     cw = crop.size[0]
-    for i, p in enumerate(crop.getdata()):
-        if match(p):
-            xs += i % cw
-            ys += i // cw
-            n += 1
-    if not n:
+    hits = [(i % cw, i // cw) for i, p in enumerate(crop.getdata()) if match(p)]
+    if not hits:
         return None
-    return box[0] + xs // n, box[1] + ys // n
+    if pick == "top":
+        x, y = min(hits, key=lambda q: (q[1], q[0]))
+    elif pick == "right":
+        x, y = max(hits, key=lambda q: (q[0], -q[1]))
+    else:
+        x, y = sum(q[0] for q in hits) // len(hits), sum(q[1] for q in hits) // len(hits)
+    return box[0] + x, box[1] + y
+
+
+@dataclass(frozen=True)
+class Look:
+    """One step of :class:`ColourPolicy`: the action ``template`` (``{x}``, ``{y}`` where
+    ``colour`` was found, ``{x2}`` = x + ``shift``) and where to look."""
+
+    template: str
+    colour: RGB
+    region: Box | None = None
+    pick: Pick = "centre"
+    shift: int = 0
 
 
 @dataclass
 class ColourPolicy:
     """A fake model that answers in the received image's pixels: each step finds a colour
-    in the latest image and writes its action there (``{x}``/``{y}``, the centroid);
-    after the steps it answers what ``answer`` reads in the last image."""
+    in the latest image and writes its action there; after the steps it answers what
+    ``answer`` reads in the last image."""
 
-    steps: Sequence[tuple[str, RGB, Box | None]]
+    steps: Sequence[Look]
     answer: Callable[[Image.Image], str]
     calls: int = 0
 
@@ -103,11 +121,12 @@ class ColourPolicy:
         self.calls += 1
         image = request.images[-1]
         if done < len(self.steps):
-            template, colour, region = self.steps[done]
-            at = find_colour(image, colour, region=region)
+            look = self.steps[done]
+            at = find_colour(image, look.colour, region=look.region, pick=look.pick)
             if at is None:
-                return f"Thought: I cannot see it.\nAction: finished(content='missing {colour}')"
-            return f"Thought: there.\nAction: {template.format(x=at[0], y=at[1])}"
+                return f"Thought: I cannot see it.\nAction: finished(content='missing {look.colour}')"
+            action = look.template.format(x=at[0], y=at[1], x2=at[0] + look.shift)
+            return f"Thought: there.\nAction: {action}"
         return f"Thought: done.\nAction: finished(content='{self.answer(image)}')"
 
 

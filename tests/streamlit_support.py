@@ -9,11 +9,13 @@ import contextlib
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
 
 APP = Path(__file__).parent / "gallery" / "apps" / "streamlit_app.py"
 LATENCY = 0.1  # seconds, each way
@@ -39,6 +41,7 @@ class LatencyProxy:
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._server: asyncio.AbstractServer | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
 
     def __enter__(self) -> LatencyProxy:
         self._thread.start()
@@ -46,8 +49,20 @@ class LatencyProxy:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(10)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
+        self._loop.close()
+
+    async def _shutdown(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for writer in self._writers:
+            writer.close()
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
@@ -63,6 +78,7 @@ class LatencyProxy:
         except OSError:
             writer.close()
             return
+        self._writers.update((writer, up_writer))
         await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer),
                              return_exceptions=True)
 
@@ -98,24 +114,28 @@ def streamlit_app(app: Path = APP, *, latency: float = LATENCY) -> Iterator[str]
            "--server.address", "127.0.0.1", "--server.port", str(port),
            "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
            "--global.developmentMode", "false"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=None)
-    try:
-        _wait_healthy(port, proc)
-        with LatencyProxy(port, latency=latency) as proxy:
-            yield f"http://127.0.0.1:{proxy.port}/"
-    finally:
-        proc.terminate()
+    # Its log goes to a file, not a pipe: a full pipe nobody reads would stall the server.
+    with tempfile.TemporaryFile() as log:
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=log)
         try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+            _wait_healthy(port, proc, log)
+            with LatencyProxy(port, latency=latency) as proxy:
+                yield f"http://127.0.0.1:{proxy.port}/"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(10)
 
 
-def _wait_healthy(port: int, proc: subprocess.Popen[bytes]) -> None:
+def _wait_healthy(port: int, proc: subprocess.Popen[bytes], log: IO[bytes]) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            log.seek(0)
+            err = log.read().decode(errors="replace")
             raise RuntimeError(f"streamlit exited with {proc.returncode}: {err[-2000:]}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:

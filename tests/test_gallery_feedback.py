@@ -14,7 +14,7 @@ lasting effect.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,19 @@ import pytest
 import pytest_asyncio
 from PIL import Image
 
-from gallery_support import BIG, SMALL, ColourPolicy, Display, act, count, find_colour, near, pdf_bytes
+from gallery_support import (
+    BIG,
+    SMALL,
+    ColourPolicy,
+    Display,
+    Look,
+    act,
+    count,
+    find_colour,
+    near,
+    pdf_bytes,
+    timing,
+)
 from streamlit_support import streamlit_app
 from webfovea.agent import run_task
 from webfovea.browser.executor import Executor
@@ -231,7 +243,8 @@ async def test_plotly_hover_label_shows_the_values(
     assert "no match" in before.text, before.text  # no label yet: 58 is no tick either
     assert data == [[2022, 58]]
     assert hover.outcome == "changed" and "visible text changed" in hover.text, hover.text
-    dark, total = count(shot, (label[0] + 6, label[1] + 4, label[2] - 6, label[3] - 4), near((20, 20, 20), 25))
+    inner = (label[0] + 6, label[1] + 4, label[2] - 6, label[3] - 4)
+    dark, total = count(shot, inner, near((20, 20, 20), 25))
     assert dark > total * 0.3, (dark, total)  # the label is in the picture
     assert "found '58'" in after.text, after.text
 
@@ -303,7 +316,7 @@ async def test_pdfjs_clicks_beside_and_on_the_text_are_no_change(
         display: Display, on: Open, pdf: str) -> None:
     async with on(display, pdf) as ex:
         await until(ex, PDF_IDLE)
-        left, top, right, bottom = await page_box(ex, 1)
+        left, top, _, _ = await page_box(ex, 1)
         beside = [(await act(ex, "click", ((left + display.viewport.width * 0.15) / 2, 300)))[0]
                   for _ in range(2)]
         on_text = [(await act(ex, "click", (left + 150, max(top, 0) + 250)))[0] for _ in range(2)]
@@ -387,14 +400,15 @@ async def test_streamlit_choices_show_their_result_in_the_next_screenshot(
 async def test_streamlit_slider_and_grid(display: Display, on: Open, streamlit: str) -> None:
     async with on(display, streamlit) as ex:
         await until(ex, ST_READY)
-        thumb = await rect(ex, "[data-testid=stSlider] [role=slider]")
-        x, y = (thumb[0] + thumb[2]) / 2, (thumb[1] + thumb[3]) / 2
+        x, y = await js(ex, """() => { const r = document.querySelector('[data-testid=stSlider] input')
+            .parentElement.parentElement.getBoundingClientRect();  // react-aria's thumb
+            return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; }""")
         slide, _ = await act(ex, "drag", (x, y), (x + 200, y))
         shown = await result(ex)
         read, _ = await act(ex, "read_text", label="Van 3")
         virtual, _ = await act(ex, "find_text", text="Van 40")  # a row the grid has not drawn
     assert slide.outcome == "changed", slide.text
-    assert "Vehicles: 3" not in shown and "socket" in slide.details["settle"]["held"], shown
+    assert "Vehicles: 3" not in shown and "socket" in slide.details["settle"]["held"], (shown, slide.details)
     assert "Van 3" in read.text, read.text
     assert "no match" in virtual.text, virtual.text
 
@@ -402,20 +416,68 @@ async def test_streamlit_slider_and_grid(display: Display, on: Open, streamlit: 
 # --- end to end: run_task with a model answering in the received image's pixels ---------------
 
 
+async def run(policy: ColourPolicy, goal: str, url: str, session: BrowserSession, out: Path
+              ) -> tuple[list[Any], str]:
+    """``run_task`` with the fake model; the recorded steps and the answer."""
+    with FakeProvider(policy) as fp:
+        model = load_model("openai:fake", base_url=fp.base_url)
+        result = await run_task(Task(goal, url), model=model, session=session,
+                                config=AgentConfig(max_steps=len(policy.steps) + 2), out=out)
+        await model.aclose()
+    steps = read_steps(out)
+    assert result.status == "finished", (result, [s.note for s in steps])
+    t = timing(out)  # what docs/real-components.md reports, here on every run
+    assert t.harness_median > 0
+    return steps, steps[-1].action["args"]["content"] if steps[-1].action else ""
+
+
 def no_red(image: Image.Image) -> str:
-    return "visible" if find_colour(image, CHART_RED, tolerance=12, region=(0.05, 0.2, 0.6, 0.7)) else "hidden"
+    bars = find_colour(image, CHART_RED, tolerance=12, region=(0.05, 0.2, 0.6, 0.7))
+    return "visible" if bars else "hidden"
 
 
 async def test_run_task_hides_a_chartjs_dataset_and_sees_it_gone(
         browser: BrowserSession, gallery: LocalServer, tmp_path: Path) -> None:
     # The legend's red swatch is the only red in the top strip of the image (the bars stop below).
-    policy = ColourPolicy([("click(start_box='({x},{y})')", CHART_RED, (0, 0, 1, 0.12))], no_red)
+    policy = ColourPolicy([Look("click(start_box='({x},{y})')", CHART_RED, (0, 0, 1, 0.12))], no_red)
     url = gallery.url("/pages/chartjs_bars.html")
-    with FakeProvider(policy) as fp:
-        model = load_model("openai:fake", base_url=fp.base_url)
-        result = await run_task(Task("hide the revenue bars", url), model=model, session=browser,
-                                config=AgentConfig(max_steps=3), out=tmp_path)
-        await model.aclose()
-    steps = read_steps(tmp_path)
-    assert result.status == "finished" and result.answer == "hidden", (result, [s.note for s in steps])
+    steps, answer = await run(policy, "hide the revenue bars", url, browser, tmp_path)
+    assert answer == "hidden", [s.note for s in steps]
     assert steps[0].outcome == "changed" and "frame" in steps[0].details["settle"]["held"]
+
+
+async def test_run_task_opens_a_leaflet_popup(browser: BrowserSession, gallery: LocalServer,
+                                              tmp_path: Path) -> None:
+    policy = ColourPolicy([Look("click(start_box='({x},{y})')", MARKER)], lambda _: "seen")
+    steps, _ = await run(policy, "open the office popup", gallery.url("/pages/leaflet_map.html"),
+                         browser, tmp_path)
+    assert steps[0].outcome == "changed" and "Dublin office" in steps[0].note, steps[0].note
+
+
+async def test_run_task_hovers_the_highest_plotly_point(browser: BrowserSession, gallery: LocalServer,
+                                                         tmp_path: Path) -> None:
+    policy = ColourPolicy([Look("hover(start_box='({x},{y})')", PLOT_GREEN, pick="top")], lambda _: "58")
+    steps, _ = await run(policy, "read the peak", gallery.url("/pages/plotly_line.html"),
+                         browser, tmp_path)
+    assert steps[0].outcome == "changed" and "visible text changed" in steps[0].note, steps[0].note
+
+
+async def test_run_task_click_beside_a_pdf_is_no_change(browser: BrowserSession, pdf: str,
+                                                         tmp_path: Path) -> None:
+    grey = (187, 187, 187)  # the viewer's background beside the page
+    policy = ColourPolicy([Look("click(start_box='({x},{y})')", grey, (0, 0.3, 0.25, 0.6))] * 2,
+                          lambda _: "nothing")
+    steps, _ = await run(policy, "click beside the page", pdf, browser, tmp_path)
+    assert [s.outcome for s in steps[:2]] == ["no_change"] * 2, [s.note for s in steps]
+
+
+async def test_run_task_drags_a_streamlit_slider(browser: BrowserSession, streamlit: str,
+                                                 tmp_path: Path) -> None:
+    # Streamlit's primary red fills the slider's track up to its thumb: the rightmost red.
+    red = (255, 75, 75)
+    look = Look("drag(start_box='({x},{y})', end_box='({x2},{y})')", red, (0, 0.2, 1, 0.5),
+                pick="right", shift=120)
+    policy = ColourPolicy([look], lambda _: "dragged")
+    steps, _ = await run(policy, "more vehicles", streamlit, browser, tmp_path)
+    assert steps[0].outcome == "changed", steps[0].note
+    assert "socket" in steps[0].details["settle"]["held"], steps[0].details
