@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..actions import Action
 from ..browser.capture import FrameText, frame_texts, joined
 from ..browser.session import Tabs
 from ..config import AgentConfig
 from ..errors import BrowserError
 from ..rundir import TrajectoryWriter
-from ..trajectory import GroundingRecord, StepRecord, UsageRecord, VerifierCall, VerifierRecord
+from ..trajectory import GroundingRecord, UsageRecord, VerifierCall, VerifierRecord
 from . import verifier
 from .grounding import ground
 from .pages import classify
@@ -72,11 +73,10 @@ class AnswerGate:
         except BrowserError:
             return
 
-    def record_note(self, record: StepRecord) -> None:
+    def record_note(self, step: int, url: str, action: Action | None, note: str) -> None:
         """A ``read_text`` result: page text the model read in its note."""
-        action = record.action or {}
-        if action.get("name") == "read_text" and self.config.grounding != "off":
-            self.seen.add_read_text(record.step, record.url, record.note)
+        if action is not None and action.name == "read_text" and self.config.grounding != "off":
+            self.seen.add_read_text(step, url, note)
 
     async def decide(self, answered: Answered) -> Decision:
         grounding = self._ground(answered)

@@ -19,10 +19,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import inputs
 from ..config import GROUNDING_POLICIES
 from ..errors import ConfigError
 from ..interrupts import Interrupted
-from ..options import BenchOptions, BenchSettings
+from ..options import BenchOptions, BenchSettings, add_dialect_options
 
 if TYPE_CHECKING:
     from .spec import SuiteTask
@@ -72,6 +73,7 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
                    help="record a site snapshot per task")
     p.add_argument("--replay-sites", dest="replay_site", metavar="DIR",
                    help="replay the snapshots of --record-sites")
+    add_dialect_options(p)
     p.add_argument("--grounding", choices=GROUNDING_POLICIES,
                    help="answer grounding: off, record, challenge (default)")
     p.add_argument("--verifier", metavar="SPEC", help="an independent model that checks answers")
@@ -138,6 +140,9 @@ class SuiteOptions:
     image_cap: str | None = None
     record_site: str | None = None  # --record-sites DIR: one snapshot per task
     replay_site: str | None = None  # --replay-sites DIR
+    dialect: str | None = None
+    dialect_version: str | None = None
+    acknowledge_safety_checks: bool = False
     grounding: str | None = None
     verifier: str | None = None
     verifier_base_url: str | None = None
@@ -159,6 +164,7 @@ def run_suite(options: SuiteOptions) -> int:
     from .catalog import tasks
     from .server import SuiteServer
 
+    inputs.out_dir(options.out)  # before the suite's servers start (run_bench checks it too)
     chosen = choose(tasks(options.seed), only=options.only, limit=options.limit)
     with SuiteServer(seed=options.seed) as server, tempfile.TemporaryDirectory() as tmp:
         for _ in range(max(1, options.workers) - 1):
@@ -173,7 +179,12 @@ def run_suite(options: SuiteOptions) -> int:
                                       ("image_cap", options.image_cap),
                                       ("record_site", options.record_site),
                                       ("replay_site", options.replay_site),
-                                      *_answer_checks(options)) if v is not None}}
+                                      ("dialect", options.dialect),
+                                      ("dialect_version", options.dialect_version),
+                                      ("acknowledge_safety_checks",
+                                       options.acknowledge_safety_checks or None),
+                                      *_answer_checks(options))
+                    if v is not None}}
         try:
             return run_bench(BenchOptions(
                 tasks=task_file, out=options.out, settings=BenchSettings(**given),
