@@ -13,9 +13,9 @@ import itertools
 from collections.abc import Iterator
 from decimal import Decimal, DivisionByZero, InvalidOperation
 
-from ..bench.dates import same_date
-from ..bench.numbers import find_numbers, prepare, within
-from ..bench.scorer import TOLERANCE, normalize
+from ..matching.dates import same_date
+from ..matching.normalize import TOLERANCE, normalize
+from ..matching.numbers import find_numbers, prepare, within
 from ..trajectory import GroundingPart, GroundingRecord, GroundingStatus, SeenAt
 from .pages import ORDINARY, PageVerdict
 from .parts import Part, answer_parts

@@ -8,9 +8,9 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ..bench.dates import DateValue, date_mentions
-from ..bench.numbers import find_numbers, prepare
-from ..bench.scorer import normalize
+from ..matching.dates import DateValue, date_mentions
+from ..matching.normalize import normalize
+from ..matching.numbers import find_numbers, prepare
 from ..trajectory import PartKind
 
 # Capitalised words, joined by the small words names contain ("University of Kenmore").

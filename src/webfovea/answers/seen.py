@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
 
-from ..bench.dates import DateValue, date_mentions
-from ..bench.numbers import find_numbers, literal_readings, prepare
-from ..bench.scorer import normalize
 from ..browser.capture import FrameText
+from ..matching.dates import DateValue, date_mentions
+from ..matching.normalize import normalize
+from ..matching.numbers import find_numbers, literal_readings, prepare
 from ..trajectory import SeenAt
 
 MAX_TEXT_CHARS = 200_000  # one frame's text: a very long page keeps its first part
