@@ -91,6 +91,15 @@ def test_whole_answers_are_looked_for_as_written() -> None:
     assert ground("Greyhaven tram line opens", seen=store).status == "grounded"
 
 
+def test_text_that_inline_elements_glued_together_is_still_found() -> None:
+    # <time>12 February 2025</time><span>Caster Bay council…</span> in innerText
+    store = seen("11 February 2025Ingleby council delays a budget\n"
+                 "12 February 2025Caster Bay council consults on a concert hall")
+    assert ground("Caster Bay council consults on a concert hall", seen=store).status == \
+        "grounded"
+    assert ground("Caster Bay", seen=store).status == "grounded"
+
+
 @pytest.mark.parametrize(("title", "text", "kind"), [
     ("Checking your browser · Fovea Daily", "Please confirm that you are a person", "captcha"),
     ("Just a moment...", "Verify you are human by completing the action below.", "captcha"),

@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from decimal import Decimal, DivisionByZero, InvalidOperation
 
 from ..matching.dates import same_date
-from ..matching.normalize import TOLERANCE, normalize
+from ..matching.normalize import TOLERANCE
 from ..matching.numbers import find_numbers, prepare, within
 from ..trajectory import GroundingPart, GroundingRecord, GroundingStatus, SeenAt
 from .pages import ORDINARY, PageVerdict
-from .parts import Part, answer_parts
+from .parts import Part, answer_parts, searchable
 from .seen import Indexed, SessionText
 
 WHOLE_ANSWER_WORDS = 20  # an answer this short is first looked for as it is written
@@ -40,8 +40,8 @@ def ground(answer: str, *, seen: SessionText, task: str = "", thought: str = "",
 
 def _whole(answer: str, texts: list[tuple[SeenAt, Indexed]]) -> list[GroundingPart] | None:
     """The answer found as written (a headline, a full name): one part, seen."""
-    phrase = normalize(answer)
-    if not phrase or len(phrase.split()) > WHOLE_ANSWER_WORDS or len(answer_parts(answer)) < 2:
+    phrase = searchable(answer)
+    if not phrase or len(phrase.split()) > WHOLE_ANSWER_WORDS or len(phrase.split()) < 2:
         return None
     for at, text in texts:
         if f" {phrase} " in text.normalised:
@@ -51,8 +51,8 @@ def _whole(answer: str, texts: list[tuple[SeenAt, Indexed]]) -> list[GroundingPa
 
 def _option(answer: str, task: str) -> list[GroundingPart]:
     """An answer of plain words ("increased") that the task offers as an option."""
-    phrase = normalize(answer)
-    if phrase and len(phrase.split()) <= OPTION_WORDS and f" {phrase} " in f" {normalize(task)} ":
+    phrase = searchable(answer)
+    if phrase and len(phrase.split()) <= OPTION_WORDS and f" {phrase} " in f" {searchable(task)} ":
         return [GroundingPart(kind="phrase", text=answer.strip(), state="task")]
     return []
 
@@ -61,7 +61,7 @@ def _check(part: Part, texts: list[tuple[SeenAt, Indexed]], task: str) -> Ground
     for at, text in texts:
         if _in(part, text):
             return GroundingPart(kind=part.kind, text=part.text, state="seen", where=[at])
-    if part.phrase and f" {part.phrase} " in f" {normalize(task)} ":
+    if part.phrase and f" {part.phrase} " in f" {searchable(task)} ":
         return GroundingPart(kind=part.kind, text=part.text, state="task")
     return GroundingPart(kind=part.kind, text=part.text, state="missing")
 

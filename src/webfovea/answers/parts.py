@@ -25,6 +25,16 @@ _OPENERS = frozenset({
     "or", "but", "as", "of", "is", "was", "were", "based", "after", "before"})
 
 
+_GLUED = re.compile(r"(?<=\d)(?=[^\W\d_])|(?<=[^\W\d_])(?=\d)")
+
+
+def searchable(text: str) -> str:
+    """Text normalised as the scorer does, a digit and a letter written together split apart:
+    inline elements glue their text ("1 February 2025Greyhaven council…" in a list), and a
+    phrase must be found whichever way the page ran its words together."""
+    return normalize(_GLUED.sub(" ", text))
+
+
 @dataclass(frozen=True)
 class Part:
     kind: PartKind
@@ -48,7 +58,7 @@ def answer_parts(answer: str) -> list[Part]:
         spans.append((start, end))
     for m in _QUOTED.finditer(text):
         quoted = next(g for g in m.groups() if g is not None)
-        found.append((m.start(), Part("phrase", quoted, phrase=normalize(quoted))))
+        found.append((m.start(), Part("phrase", quoted, phrase=searchable(quoted))))
         spans.append(m.span())
     rest = _masked(text, spans)
     for n in find_numbers(rest):
@@ -58,7 +68,7 @@ def answer_parts(answer: str) -> list[Part]:
     for m in _NAME.finditer(rest):
         name = _trimmed(m.group(0))
         if name:
-            found.append((m.start(), Part("name", name, phrase=normalize(name))))
+            found.append((m.start(), Part("name", name, phrase=searchable(name))))
     unique: dict[tuple[str, str], Part] = {}
     for _, part in sorted(found, key=lambda pair: pair[0]):
         unique.setdefault((part.kind, part.key), part)

@@ -19,9 +19,9 @@ from functools import cached_property
 
 from ..browser.capture import FrameText
 from ..matching.dates import DateValue, date_mentions
-from ..matching.normalize import normalize
 from ..matching.numbers import find_numbers, literal_readings, prepare
 from ..trajectory import SeenAt
+from .parts import searchable
 
 MAX_TEXT_CHARS = 200_000  # one frame's text: a very long page keeps its first part
 MAX_TOTAL_CHARS = 20_000_000  # distinct text kept per task
@@ -36,7 +36,7 @@ class Indexed:
 
     @cached_property
     def normalised(self) -> str:
-        return f" {normalize(self.text)} "
+        return f" {searchable(self.text)} "
 
     @cached_property
     def numbers(self) -> tuple[Decimal, ...]:
