@@ -110,14 +110,20 @@ def outcome(out: Path) -> tuple[int, int, int]:
     return done, correct, steps
 
 
+def steps_taken(request: FakeRequest) -> int:
+    """The steps already taken: the model's own turns (the ``blocks`` history layout), or
+    the history lines of the one user turn (``--history rolling``)."""
+    answered = sum(turn.role == "assistant" for turn in request.turns)
+    return answered or len(re.findall(r"^Step \d+:", request.turns[0].text, re.MULTILINE))
+
+
 @contextlib.contextmanager
 def demo_setup(count: int, latency: float, folder: Path) -> Iterator[tuple[Path, list[str]]]:
     """N demo tasks on a local server and a fake provider replaying the demo's replies."""
     replies = read_replies(demo.replies_file())
 
     def policy(request: FakeRequest) -> str:
-        step = len(re.findall(r"^Step \d+:", request.turns[0].text, re.MULTILINE))
-        return replies[min(step, len(replies) - 1)]
+        return replies[min(steps_taken(request), len(replies) - 1)]
 
     with LocalServer(demo.root()) as site, FakeProvider(policy, delay_seconds=latency) as fp:
         tasks = folder / "demo-tasks.jsonl"
