@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -140,9 +141,20 @@ class _Run:
                 await saving
 
     async def _decide_and_act(self, step: int, screen: Screen, t0: float) -> StepRecord:
-        with stage("fingerprints"):
-            # The fingerprint's noise watchers learn the page while the model thinks.
-            await fingerprint.watch(self.tabs.page)
+        # The fingerprint's noise watchers learn the page while the model thinks: started
+        # now, awaited once the reply is in, so the call does not wait for them (nor they
+        # count as the model's time when the model answers at once).
+        watching = asyncio.ensure_future(fingerprint.watch(self.tabs.page))
+        try:
+            return await self._ask_and_act(step, screen, t0, watching)
+        finally:
+            if not watching.done():  # the model call failed: the watchers are not needed
+                watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError, WebfoveaError):  # raised above
+                await watching
+
+    async def _ask_and_act(self, step: int, screen: Screen, t0: float,
+                           watching: asyncio.Future[None]) -> StepRecord:
         with stage("prompt"):
             space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
             sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
@@ -159,6 +171,8 @@ class _Run:
         t_model = time.monotonic()
         reply = await self.ask(request)
         record.model_seconds = time.monotonic() - t_model
+        with stage("fingerprints"):
+            await watching
         record.raw_reply, record.usage = reply.text, self.usage_record(reply.usage)
         record.request = sent_summary(request)
         # What the viewer shows as sent: this step's own prompt text, and which steps'
