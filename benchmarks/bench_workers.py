@@ -48,10 +48,19 @@ class Peaks:
     python: int = 0
     per_worker: dict[int, int] = field(default_factory=dict)
     cpu_ticks: dict[int, int] = field(default_factory=dict)  # pid → its user+system time
+    names: dict[int, str] = field(default_factory=dict)  # pid → its program (comm)
 
     @property
     def cpu_seconds(self) -> float:
         return sum(self.cpu_ticks.values()) / os.sysconf("SC_CLK_TCK")
+
+    def cpu_by_program(self) -> dict[str, float]:
+        """CPU seconds per program: the bench's Python, the Playwright driver, Chromium."""
+        out: dict[str, float] = {}
+        for pid, ticks in self.cpu_ticks.items():
+            name = self.names.get(pid, "?")
+            out[name] = out.get(name, 0.0) + ticks / os.sysconf("SC_CLK_TCK")
+        return out
 
 
 def pss_kib(pid: int) -> int:
@@ -99,6 +108,9 @@ def sample(root: int, peaks: Peaks, stop: threading.Event) -> None:
             total += size
         for pid in subtree(tree, root):
             peaks.cpu_ticks[pid] = max(peaks.cpu_ticks.get(pid, 0), cpu_ticks(pid))
+            if pid not in peaks.names:
+                with contextlib.suppress(OSError):
+                    peaks.names[pid] = Path(f"/proc/{pid}/comm").read_text().strip()
         peaks.python = max(peaks.python, python)
         peaks.total = max(peaks.total, total)
 
@@ -196,12 +208,16 @@ def main() -> None:
                    "mib_per_task": peaks.total / 1024 / workers,
                    "bench_mib": peaks.python / 1024, "total_mib": peaks.total / 1024,
                    "cpu_s_per_task": cpu, "cpu_ceiling_per_hour": 3600 * (os.cpu_count() or 1) / cpu,
+                   "cpu_s_per_task_by_program": {name: round(seconds / max(done, 1), 3) for name, seconds
+                                                 in sorted(peaks.cpu_by_program().items())},
                    "load_average": os.getloadavg()[0]}
             rows.append(row)
             print(f"{workers:>7} {done:>5} {correct:>7} {steps:>5} {wall:>7.1f} "
                   f"{row['tasks_per_hour']:>8.0f} {row['mib_per_task']:>8.0f} "
                   f"{row['bench_mib']:>9.0f} {row['total_mib']:>9.0f} {cpu:>10.2f} "
                   f"{row['cpu_ceiling_per_hour']:>8.0f}", flush=True)
+            print("        CPU s/task by program: " + ", ".join(
+                f"{name} {sec:.2f}" for name, sec in row["cpu_s_per_task_by_program"].items()))
         for row in rows[1:]:
             print(f"throughput at {row['workers']} workers: "
                   f"{row['tasks_per_hour'] / rows[0]['tasks_per_hour']:.2f}x "
