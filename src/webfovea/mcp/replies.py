@@ -1,0 +1,67 @@
+"""What a tool call answers, before it becomes MCP content: the note, the screenshot after
+the action (as sent, with its size stated) and whether it is an error result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..dialects.base import Observation
+from .dialect import Answer
+
+
+@dataclass(frozen=True)
+class Reply:
+    text: str
+    error: bool = False
+    png: bytes | None = None
+    data: dict[str, Any] = field(default_factory=dict)  # the MCP result's structured content
+
+    @classmethod
+    def failed(cls, text: str, *, guardrail: str | None = None) -> Reply:
+        """Refused before the session's run started (nothing to record yet)."""
+        return cls(text, error=True, data={"outcome": "refused" if guardrail else "error",
+                                           "guardrail": guardrail})
+
+    @classmethod
+    def of(cls, answer: Answer, *, out: Path, opened: str | None = None) -> Reply:
+        if answer.ended is not None:
+            return _ended(answer, out)
+        obs = answer.obs
+        assert obs is not None
+        result = answer.result
+        data = {**_screen(obs), "run_dir": str(out)}
+        if result is None:  # a screenshot, or the first page of open(url)
+            lead = f"Opened {opened}." if opened else "The page as it stands."
+            return cls(f"{lead}\n{_said(obs)}", png=obs.image.png, data=data)
+        data.update(note=result.note, outcome=result.outcome, guardrail=result.guardrail,
+                    executed=result.executed)
+        return cls(f"{result.note} [{result.outcome}]\n{_said(obs)}", error=result.error,
+                   png=obs.image.png, data=data)
+
+
+def _screen(obs: Observation) -> dict[str, Any]:
+    return {"step": obs.step, "url": obs.url,
+            "image": {"width": obs.image.width, "height": obs.image.height},
+            "page": {"width": obs.page_size.width, "height": obs.page_size.height}}
+
+
+def _said(obs: Observation) -> str:
+    return (f"Screenshot before step {obs.step}: {obs.image.width}x{obs.image.height} pixels of "
+            f"{obs.url} (the page is {obs.page_size.width}x{obs.page_size.height} CSS px). Give "
+            "points as [x, y] in the pixels of this image.")
+
+
+def _ended(answer: Answer, out: Path) -> Reply:
+    result = answer.ended
+    assert result is not None
+    data = {"status": result.status, "answer": result.answer, "run_dir": str(out),
+            "error": result.error}
+    if result.status == "finished":
+        return Reply(f"Answer recorded: {result.answer!r}. The session's run ended (status "
+                     f"finished, {result.steps} steps); run directory {out}.", data=data)
+    why = f": {result.error}" if result.error else ""
+    return Reply(f"The session's run has ended with status {result.status}{why}; run "
+                 f"directory {out}. Start a new MCP session for another task.", error=True,
+                 data=data)
