@@ -48,9 +48,9 @@ def _screen(obs: Observation) -> dict[str, Any]:
 
 
 def _said(obs: Observation) -> str:
-    return (f"Screenshot before step {obs.step}: {obs.image.width}x{obs.image.height} pixels of "
-            f"{obs.url} (the page is {obs.page_size.width}x{obs.page_size.height} CSS px). Give "
-            "points as [x, y] in the pixels of this image.")
+    return (f"Screenshot: {obs.image.width}x{obs.image.height} pixels of {obs.url} (the page is "
+            f"{obs.page_size.width}x{obs.page_size.height} CSS px). Give points as [x, y] in the "
+            "pixels of this image.")
 
 
 def _ended(answer: Answer, out: Path) -> Reply:
