@@ -29,6 +29,7 @@ class Answer:
     obs: Observation | None = None
     result: ActionResult | None = None
     ended: ResultRecord | None = None
+    late: bool = False  # the call came after the run had ended
 
 
 @dataclass
@@ -59,7 +60,7 @@ class McpDialect:
                      guardrail: str | None = None) -> Answer:
         """Hand one tool call to the loop and wait for what it came to."""
         if self._ended is not None:
-            return Answer(ended=self._ended)
+            return Answer(ended=self._ended, late=True)
         pending = _Pending(name, arguments, f"mcp-{next(self._ids)}", error=error,
                            guardrail=guardrail)
         await self._calls.put(pending)

@@ -58,7 +58,7 @@ def _ended(answer: Answer, out: Path) -> Reply:
     assert result is not None
     data = {"status": result.status, "answer": result.answer, "run_dir": str(out),
             "error": result.error}
-    if result.status == "finished":
+    if result.status == "finished" and not answer.late:
         return Reply(f"Answer recorded: {result.answer!r}. The session's run ended (status "
                      f"finished, {result.steps} steps); run directory {out}.", data=data)
     why = f": {result.error}" if result.error else ""
