@@ -16,8 +16,8 @@ from typing import Any
 
 from mcp import Client
 from mcp_types import CallToolResult
-from mcp_helpers import data, image
 
+from mcp_helpers import data, image
 from webfovea.actions import Point
 from webfovea.config import Size
 from webfovea.suite.layout import Layout

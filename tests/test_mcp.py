@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from mcp import Client
+
 from mcp_helpers import (
     FAST,
     data,
@@ -24,7 +25,6 @@ from mcp_helpers import (
     text,
 )
 from mcp_oracle import McpOracle
-
 from webfovea.actions import REGISTRY
 from webfovea.bench.scorer import match
 from webfovea.config import Size
