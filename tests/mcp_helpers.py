@@ -9,9 +9,13 @@ import io
 import json
 import os
 import re
+import select
+import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -73,3 +77,57 @@ def result_json(run_dir: Path) -> dict[str, Any]:
 
 def session_dirs(out: Path) -> list[Path]:
     return sorted(p for p in out.iterdir() if p.is_dir()) if out.is_dir() else []
+
+
+HOLD_PAGE = b"""<!doctype html><html><head><meta charset="utf-8"><title>Hold</title><style>
+body { margin: 0 } #go { position: absolute; left: 100px; top: 100px; width: 200px; height: 100px }
+</style></head><body><button id="go">Go</button><script>
+document.getElementById("go").addEventListener("click", () => {
+  const xhr = new XMLHttpRequest();  // synchronous: the page is busy until /hold answers
+  xhr.open("GET", "/hold", false);
+  xhr.send();
+});
+</script></body></html>"""
+
+
+class Hold:
+    """A page whose button's click waits on ``/hold``, which this server answers only when
+    the test ends: an action the MCP server is in the middle of. ``started`` is set when the
+    click reached the page, ``dropped`` when the page's connection closed (its context went)."""
+
+    def __init__(self) -> None:
+        self.started, self.dropped, self.release = (threading.Event(), threading.Event(),
+                                                    threading.Event())
+        hold = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                if self.path != "/hold":
+                    self.send_response(200)
+                    self.send_header("Content-Type", "text/html")
+                    self.end_headers()
+                    self.wfile.write(HOLD_PAGE)
+                    return
+                hold.started.set()
+                while not hold.release.wait(0.05):
+                    readable, _, _ = select.select([self.connection], [], [], 0)
+                    if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                        hold.dropped.set()
+                        return
+                self.send_response(204)
+                self.end_headers()
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
+
+    def __enter__(self) -> Hold:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()

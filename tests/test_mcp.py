@@ -15,6 +15,7 @@ from mcp import Client
 
 from mcp_helpers import (
     FAST,
+    Hold,
     data,
     http_server,
     image,
@@ -143,6 +144,25 @@ async def test_http_sessions_each_have_their_own_page_and_leaving_interrupts_the
         async with Client(url) as c:
             opened = await c.call_tool("open", {"url": pages.url("guard/still.html")})
             assert not opened.is_error and data(opened)["step"] == 1
+
+
+async def test_a_client_leaving_mid_action_closes_its_context_and_interrupts_the_run(
+        tmp_path: Path) -> None:
+    out = tmp_path / "mcp"
+    with Hold() as hold, http_server("--out", str(out), *FAST) as url:
+        async with Client(url) as client:
+            opened = await client.call_tool("open", {"url": hold.url})
+            assert not opened.is_error, text(opened)
+            # The button's centre, page (200,150), in the 1280x720 screenshot.
+            clicking = asyncio.ensure_future(client.call_tool("click", {"start_box": [133, 100]}))
+            assert await asyncio.to_thread(hold.started.wait, 120)  # the click is in the page
+        await asyncio.gather(clicking, return_exceptions=True)
+        assert await asyncio.to_thread(hold.dropped.wait, 60)  # its page closed with it
+        (run,) = session_dirs(out)
+        result = await _interrupted(run)
+        # open(url) answered with step 1's screenshot; the click was step 1's action.
+        assert result["status"] == "interrupted", result
+        assert result["error"] == "stopped during step 1" and steps(run) == []
 
 
 async def test_the_reference_policy_answers_a_suite_task_over_stdio(tmp_path: Path) -> None:
