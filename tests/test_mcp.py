@@ -13,19 +13,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
-from mcp_helpers import (
-    FAST,
-    Hold,
-    data,
-    http_server,
-    image,
-    result_json,
-    session_dirs,
-    stdio_client,
-    steps,
-    text,
-)
-from mcp_oracle import McpOracle
+from mcp_helpers import Hold, result_json, session_dirs, steps
 from webfovea.actions import REGISTRY
 from webfovea.bench.scorer import match
 from webfovea.config import Size
@@ -33,6 +21,15 @@ from webfovea.dialects.schema import tool_schemas
 from webfovea.suite.catalog import tasks
 from webfovea.suite.server import SuiteServer
 from webfovea.testing.local_server import LocalServer
+from webfovea.testing.mcp_client import (
+    FAST,
+    McpOracle,
+    data,
+    http_server,
+    image,
+    stdio_client,
+    text,
+)
 
 SEEN = Size(1000, 562)  # the host's model sees every screenshot at this size, not the 1280x720 sent
 
@@ -111,9 +108,39 @@ async def test_a_stdio_session_is_a_guarded_recorded_run(pages: LocalServer, oth
         assert proc.returncode == 0, (command, proc.stderr)
 
 
-async def _interrupted(run: Path) -> dict[str, object]:
-    """result.json once the server has closed the session's run (it does so as the client's
-    session ends; the client does not wait for it)."""
+async def test_navigations_off_the_site_are_blocked_and_answered_as_errors(
+        pages: LocalServer, other: LocalServer, tmp_path: Path) -> None:
+    entry = pages.url("mcp/offsite.html?other=" + other.url("/").rstrip("/"))
+    async with stdio_client("--url", entry, "--out", str(tmp_path / "mcp"), *FAST) as client:
+        for point in ([173, 60], [173, 140], [173, 220]):  # link, target=_blank, window.open
+            clicked = await client.call_tool("click", {"start_box": point})
+            assert clicked.is_error and data(clicked)["guardrail"] == "domain_lock", text(clicked)
+            assert "was blocked" in text(clicked) and data(clicked)["url"] == entry
+
+
+async def test_step_and_time_limits_end_the_session_run(pages: LocalServer,
+                                                        tmp_path: Path) -> None:
+    still = pages.url("guard/still.html")
+    async with stdio_client("--url", still, "--out", str(tmp_path / "steps"),
+                            "--max-steps", "2") as client:
+        assert not (await client.call_tool("click", {"start_box": [600, 400]})).is_error
+        last = await client.call_tool("click", {"start_box": [600, 400]})
+        assert last.is_error and data(last)["status"] == "step_limit", text(last)
+        late = await client.call_tool("wait", {})
+        assert late.is_error and "has ended with status step_limit" in text(late)
+    async with stdio_client("--url", still, "--out", str(tmp_path / "time"),
+                            "--time-limit", "5") as client:
+        await client.call_tool("screenshot", {})
+        (run,) = session_dirs(tmp_path / "time")
+        result = await _ended(run)  # the client says nothing more: the time runs out
+        assert result["status"] == "time_limit", result
+        late = await client.call_tool("wait", {})
+        assert late.is_error and "has ended with status time_limit" in text(late)
+
+
+async def _ended(run: Path) -> dict[str, object]:
+    """result.json once the session's run has ended (as the client's session ends, the server
+    closes it; the client does not wait for that)."""
     deadline = time.monotonic() + 60
     while (result := result_json(run))["status"] == "running":
         assert time.monotonic() < deadline, result
@@ -138,7 +165,7 @@ async def test_http_sessions_each_have_their_own_page_and_leaving_interrupts_the
         runs = session_dirs(out)
         assert len(runs) == 2
         for run in runs:
-            result = await _interrupted(run)
+            result = await _ended(run)
             assert result["status"] == "interrupted", result
         # The server outlives its clients: a new session works.
         async with Client(url) as c:
@@ -159,7 +186,7 @@ async def test_a_client_leaving_mid_action_closes_its_context_and_interrupts_the
         await asyncio.gather(clicking, return_exceptions=True)
         assert await asyncio.to_thread(hold.dropped.wait, 60)  # its page closed with it
         (run,) = session_dirs(out)
-        result = await _interrupted(run)
+        result = await _ended(run)
         # open(url) answered with step 1's screenshot; the click was step 1's action.
         assert result["status"] == "interrupted", result
         assert result["error"] == "stopped during step 1" and steps(run) == []

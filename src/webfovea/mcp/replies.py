@@ -37,8 +37,10 @@ class Reply:
             return cls(f"{lead}\n{_said(obs)}", png=obs.image.png, data=data)
         data.update(note=result.note, outcome=result.outcome, guardrail=result.guardrail,
                     executed=result.executed)
-        return cls(f"{result.note} [{result.outcome}]\n{_said(obs)}", error=result.error,
-                   png=obs.image.png, data=data)
+        # A guardrail that acted (a navigation the lock blocked) makes it an error result too.
+        return cls(f"{result.note} [{result.outcome}]\n{_said(obs)}",
+                   error=result.error or result.guardrail is not None, png=obs.image.png,
+                   data=data)
 
 
 def _screen(obs: Observation) -> dict[str, Any]:
