@@ -15,3 +15,4 @@ if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   touch "$stamp"
 fi
 .venv/bin/python -c "from webfovea.browser.chromium import main; main(['--ensure'])"
+bash scripts/build_gallery.sh

@@ -69,3 +69,16 @@ def opened(browser: BrowserSession) -> Opener:
             await tabs.close()
 
     return open_page
+
+
+GALLERY = Path(__file__).parent / "gallery"
+
+
+@pytest.fixture(scope="session")
+def gallery() -> Iterator[LocalServer]:
+    """tests/gallery (pages built from real npm components by scripts/build_gallery.sh, which
+    setup runs) served on 127.0.0.1: a page is ``gallery.url("/pages/<name>.html")``."""
+    if not (GALLERY / "dist").is_dir():
+        raise RuntimeError("tests/gallery/dist is missing: run scripts/build_gallery.sh (make setup does)")
+    with LocalServer(GALLERY) as server:
+        yield server

@@ -31,6 +31,9 @@ class UsageRecord(BaseModel):
 
 
 class StepRecord(BaseModel):
+    """One line of ``steps.jsonl``: what a step sent, what the model replied, what the harness
+    did with it and what happened (DESIGN's run directory)."""
+
     step: int
     started_at: float
     url: str = ""
@@ -65,6 +68,9 @@ class StepRecord(BaseModel):
 
 
 class ResultRecord(BaseModel):
+    """``result.json``: how a task ended (status, answer, evidence), its steps, time, usage
+    and settings; rewritten after every step, so it never says ``running`` after an end."""
+
     task: str
     url: str
     task_id: str = ""
