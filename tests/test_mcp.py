@@ -83,6 +83,11 @@ async def test_a_stdio_session_is_a_guarded_recorded_run(pages: LocalServer, oth
         assert "`direction`" in text(await client.call_tool("scroll", {"start_box": [5, 5]}))
         outside = await client.call_tool("click", {"start_box": [1281, 100]})
         assert outside.is_error and "1280x720" in text(outside), text(outside)
+        zoomed = await client.call_tool("zoom", {"start_box": [0, 0], "end_box": [320, 180]})
+        assert not zoomed.is_error, text(zoomed)
+        zoom = data(zoomed)["zoom"]  # the region's own image first, then the screenshot
+        assert image(zoomed, 0).size == (zoom["width"], zoom["height"]) != (1280, 720)
+        assert image(zoomed).size == (1280, 720)
         done = await client.call_tool("finish", {"answer": "The answer is 42."})
         assert not done.is_error and data(done)["status"] == "finished", text(done)
         late = await client.call_tool("click", {"start_box": [10, 10]})
@@ -94,7 +99,7 @@ async def test_a_stdio_session_is_a_guarded_recorded_run(pages: LocalServer, oth
     recorded = steps(run)
     assert [s["calls"][0]["native"]["name"] for s in recorded] == [
         "click", "open", "hotkey", "reload", "reload", "click", "scroll", "fly", "finish",
-        "click", "scroll", "click", "finish"]
+        "click", "scroll", "click", "zoom", "finish"]
     assert json.loads(recorded[0]["raw_reply"]) == {"name": "click",
                                                     "arguments": {"start_box": [600, 400]}}
     assert recorded[0]["page_points"] == [[900, 600]]  # 600 x 1920/1280: the measured ratio

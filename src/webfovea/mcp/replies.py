@@ -15,7 +15,7 @@ from .dialect import Answer
 class Reply:
     text: str
     error: bool = False
-    png: bytes | None = None
+    images: tuple[bytes, ...] = ()  # PNGs: an observation's own image (zoom), the screenshot
     data: dict[str, Any] = field(default_factory=dict)  # the MCP result's structured content
 
     @classmethod
@@ -34,12 +34,19 @@ class Reply:
         data = {**_screen(obs), "run_dir": str(out)}
         if result is None:  # a screenshot, or the first page of open(url)
             lead = f"Opened {opened}." if opened else "The page as it stands."
-            return cls(f"{lead}\n{_said(obs)}", png=obs.image.png, data=data)
+            return cls(f"{lead}\n{_said(obs)}", images=(obs.image.png,), data=data)
         data.update(note=result.note, outcome=result.outcome, guardrail=result.guardrail,
                     executed=result.executed)
+        said = _said(obs)
+        images: tuple[bytes, ...] = (obs.image.png,)
+        if result.image is not None:  # zoom: its own image first, then the screenshot
+            data["zoom"] = {"width": result.image.width, "height": result.image.height}
+            said = (f"The first image is the zoomed region ({result.image.width}x"
+                    f"{result.image.height} pixels); the second is the screenshot.\n{said}")
+            images = (result.image.png, *images)
         # A guardrail that acted (a navigation the lock blocked) makes it an error result too.
-        return cls(f"{result.note} [{result.outcome}]\n{_said(obs)}",
-                   error=result.error or result.guardrail is not None, png=obs.image.png,
+        return cls(f"{result.note} [{result.outcome}]\n{said}",
+                   error=result.error or result.guardrail is not None, images=images,
                    data=data)
 
 

@@ -100,9 +100,8 @@ async def _no_discover(ctx: ServerRequestContext[Any], params: types.RequestPara
 
 def _result(reply: Reply) -> types.CallToolResult:
     content: list[types.ContentBlock] = [types.TextContent(text=reply.text)]
-    if reply.png is not None:
-        content.append(types.ImageContent(data=base64.b64encode(reply.png).decode("ascii"),
-                                          mime_type="image/png"))
+    content += [types.ImageContent(data=base64.b64encode(png).decode("ascii"),
+                                   mime_type="image/png") for png in reply.images]
     return types.CallToolResult(content=content, structured_content=reply.data,
                                 is_error=reply.error)
 
@@ -161,6 +160,7 @@ async def serve_http(settings: ServeSettings, address: HttpAddress) -> None:
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((address.host, address.port))
+    sock.listen(128)  # a client may connect as soon as the URL is printed: it waits in the backlog
     port = sock.getsockname()[1]
     shown = HttpAddress(address.host, port)
     print(f"webfovea mcp: serving {shown.url}", file=sys.stderr, flush=True)

@@ -43,7 +43,8 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 
 def tool_list() -> list[McpTool]:
     """Every tool the server offers, in a stable order (the registry's, then the server's)."""
-    actions = [s for s in tool_schemas() if not REGISTRY[s.name].ends_task]
+    # Every registry action, those the text prompt leaves out (zoom) too.
+    actions = tool_schemas(n for n, s in REGISTRY.items() if not s.ends_task)
     tools = [McpTool(s.name, _described(s.name, s.description), s.input_schema)
              for s in actions]
     return [

@@ -70,11 +70,11 @@ def data(result: CallToolResult) -> dict[str, Any]:
     return result.structured_content
 
 
-def image(result: CallToolResult) -> Image.Image:
-    """The screenshot a result carries, decoded."""
+def image(result: CallToolResult, index: int = -1) -> Image.Image:
+    """An image a result carries, decoded: the screenshot (the last one) by default."""
     blocks = [c for c in result.content if isinstance(c, ImageContent)]
-    assert len(blocks) == 1 and blocks[0].mime_type == "image/png", result
-    return Image.open(io.BytesIO(base64.b64decode(blocks[0].data)))
+    assert blocks and blocks[index].mime_type == "image/png", result
+    return Image.open(io.BytesIO(base64.b64decode(blocks[index].data)))
 
 
 
