@@ -80,6 +80,7 @@ async def clicks_through_mcp(url: str, clicks: int, out: Path) -> list[float]:
 
 def clicks_through_run(url: str, clicks: int, out: Path) -> list[float]:
     reply = f"Thought: click the corner.\nAction: click(start_box='({NO_OP[0]},{NO_OP[1]})')"
+    out.parent.mkdir(parents=True, exist_ok=True)
     replies = out.parent / "replies.txt"
     replies.write_text("\n---\n".join([reply] * clicks + [
         "Thought: done.\nAction: finished(content='x')"]))
@@ -91,22 +92,27 @@ def clicks_through_run(url: str, clicks: int, out: Path) -> list[float]:
     return [b - a for a, b in itertools.pairwise(starts)][:clicks]
 
 
+def suite(ids: list[str], root: Path, seen: str) -> None:
+    mcp = asyncio.run(suite_through_mcp(ids, root / "mcp-suite", Size.parse(seen)))
+    run = suite_through_run(ids, root / "run-suite")
+    print(f"suite, {len(ids)} tasks (seed 0): through MCP {sum(mcp.values())}/{len(ids)} "
+          f"correct (client sees {seen}), through run {sum(run.values())}/{len(ids)}")
+    for task_id in ids:
+        print(f"  {task_id:<28} mcp {'ok' if mcp[task_id] else 'WRONG':<6} "
+              f"run {'ok' if run.get(task_id) else 'WRONG'}", flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--limit", type=int, default=8, help="suite tasks, spread over the sites")
     p.add_argument("--clicks", type=int, default=20)
     p.add_argument("--seen", default="1000x562", help="the size the client's model sees")
+    p.add_argument("--no-suite", action="store_true", help="only the latency of the click")
     ns = p.parse_args()
-    ids = [t.id for t in choose(tasks(0), only=None, limit=ns.limit)]
     with tempfile.TemporaryDirectory() as tmp, LocalServer(demo.root()) as pages:
         root = Path(tmp)
-        mcp = asyncio.run(suite_through_mcp(ids, root / "mcp-suite", Size.parse(ns.seen)))
-        run = suite_through_run(ids, root / "run-suite")
-        print(f"suite, {len(ids)} tasks (seed 0): through MCP {sum(mcp.values())}/{len(ids)} "
-              f"correct (client sees {ns.seen}), through run {sum(run.values())}/{len(ids)}")
-        for task_id in ids:
-            print(f"  {task_id:<28} mcp {'ok' if mcp[task_id] else 'WRONG':<6} "
-                  f"run {'ok' if run.get(task_id) else 'WRONG'}")
+        if not ns.no_suite:
+            suite([t.id for t in choose(tasks(0), only=None, limit=ns.limit)], root, ns.seen)
         url = pages.url("index.html")
         via_mcp = asyncio.run(clicks_through_mcp(url, ns.clicks, root / "mcp-clicks"))
         via_run = clicks_through_run(url, ns.clicks, root / "run-clicks" / "run")

@@ -123,6 +123,21 @@ async def test_navigations_off_the_site_are_blocked_and_answered_as_errors(
             assert "was blocked" in text(clicked) and data(clicked)["url"] == entry
 
 
+async def test_an_entry_page_that_does_not_load_can_be_opened_again(pages: LocalServer,
+                                                                   tmp_path: Path) -> None:
+    out = tmp_path / "mcp"
+    async with stdio_client("--out", str(out), *FAST) as client:
+        nothing = await client.call_tool("screenshot", {})
+        assert nothing.is_error and "call open(url) first" in text(nothing)
+        gone = await client.call_tool("open", {"url": "http://127.0.0.1:9/"})  # discard port
+        assert gone.is_error and data(gone)["status"] == "unreachable", text(gone)
+        opened = await client.call_tool("open", {"url": pages.url("guard/still.html")})
+        assert not opened.is_error and data(opened)["step"] == 1, text(opened)
+    first, second = session_dirs(out)
+    assert result_json(first)["status"] == "unreachable"
+    assert second.name == first.name + "-2" and result_json(second)["status"] == "interrupted"
+
+
 async def test_step_and_time_limits_end_the_session_run(pages: LocalServer,
                                                         tmp_path: Path) -> None:
     still = pages.url("guard/still.html")

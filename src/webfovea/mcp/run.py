@@ -31,11 +31,14 @@ class SessionRun:
         self.policy: DomainPolicy | None = None
         self._task: asyncio.Task[ResultRecord] | None = None
         self._starting = asyncio.Lock()  # two first calls at once start one run
+        self._attempts = 1
 
     async def call(self, name: str, arguments: dict[str, Any]) -> Reply:
         """One tool call, answered when the loop has executed it and looked again."""
         kind = kind_of(name)
         async with self._starting:
+            if self._task is not None and kind == "open" and self._never_opened():
+                self._again()
             if self._task is None:
                 return await self._first(kind, name, arguments)
         if kind == "open":
@@ -93,9 +96,21 @@ class SessionRun:
                 "(click) or go_back."))
         return Reply.of(answer, out=self.out)
 
+    def _never_opened(self) -> bool:
+        """The run ended before its first step (an entry page that did not load): another
+        ``open`` may try again in this session, as a run of its own."""
+        task = self._task
+        return (task is not None and task.done() and not task.cancelled()
+                and task.result().steps == 0)
+
+    def _again(self) -> None:
+        self._attempts += 1
+        self.out = self.settings.out / f"{self.name}-{self._attempts}"
+        self.dialect, self._task = McpDialect(), None
+
     def _start(self, url: str) -> None:
         self.policy = DomainPolicy.for_task(url, self.settings.agent.allow_domains)
-        task = Task(instruction=INSTRUCTION, url=url, id=self.name)
+        task = Task(instruction=INSTRUCTION, url=url, id=self.out.name)
         self._task = asyncio.create_task(self._run(task))
 
     async def _run(self, task: Task) -> ResultRecord:

@@ -70,7 +70,8 @@ class ServeSettings:
         cap = None if ns.image_cap.lower() == "none" else Size.parse(ns.image_cap,
                                                                      flag="--image-cap")
         agent = AgentConfig(max_steps=ns.max_steps, time_limit=ns.time_limit, image_cap=cap,
-                            coords="image", allow_domains=tuple(ns.allow_domain),
+                            coords="image", dialect="mcp",
+                            allow_domains=tuple(ns.allow_domain),
                             action_budgets={**DEFAULT_ACTION_BUDGETS,
                                             **parse_budgets(tuple(ns.budget))},
                             site=site_options(ns.record_site, ns.replay_site))
