@@ -6,13 +6,13 @@
    size the server states; the same tasks then go through ``webfovea suite run`` (the
    oracle through the text dialect). Both are scored with the bench's matcher.
 2. **Per-call latency of an action tool**: the same no-op click on the bundled demo page,
-   ``--clicks`` times, as an MCP tool call (client wall time from request to result, which
+   in alternating rounds, as an MCP tool call (client wall time from request to result, which
    holds the action, its feedback and the next screenshot) and as steps of ``webfovea run``
    with a scripted model (wall time from one step's start to the next's: the same action,
    feedback and screenshot, with no model time). Medians.
 
-    python benchmarks/mcp_round_trip.py                    # 8 suite tasks, 20 clicks
-    python benchmarks/mcp_round_trip.py --limit 16 --clicks 40
+    python benchmarks/mcp_round_trip.py                    # 8 suite tasks, 4 x 10 clicks
+    python benchmarks/mcp_round_trip.py --no-suite --rounds 6
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ def suite(ids: list[str], root: Path, seen: str) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--limit", type=int, default=8, help="suite tasks, spread over the sites")
-    p.add_argument("--clicks", type=int, default=20)
+    p.add_argument("--clicks", type=int, default=10, help="clicks per round and side")
+    p.add_argument("--rounds", type=int, default=4)
     p.add_argument("--seen", default="1000x562", help="the size the client's model sees")
     p.add_argument("--no-suite", action="store_true", help="only the latency of the click")
     ns = p.parse_args()
@@ -114,9 +115,12 @@ def main() -> None:
         if not ns.no_suite:
             suite([t.id for t in choose(tasks(0), only=None, limit=ns.limit)], root, ns.seen)
         url = pages.url("index.html")
-        via_mcp = asyncio.run(clicks_through_mcp(url, ns.clicks, root / "mcp-clicks"))
-        via_run = clicks_through_run(url, ns.clicks, root / "run-clicks" / "run")
-        print(f"no-op click, {ns.clicks} each: MCP tool call median "
+        via_mcp: list[float] = []
+        via_run: list[float] = []
+        for r in range(ns.rounds):  # alternating, so a machine whose load drifts weighs on both
+            via_mcp += asyncio.run(clicks_through_mcp(url, ns.clicks, root / f"mcp-clicks-{r}"))
+            via_run += clicks_through_run(url, ns.clicks, root / f"run-clicks-{r}" / "run")
+        print(f"no-op click, {ns.rounds} rounds of {ns.clicks} each: MCP tool call median "
               f"{statistics.median(via_mcp) * 1000:.0f} ms, run step median "
               f"{statistics.median(via_run) * 1000:.0f} ms")
 

@@ -123,12 +123,18 @@ async def test_navigations_off_the_site_are_blocked_and_answered_as_errors(
             assert "was blocked" in text(clicked) and data(clicked)["url"] == entry
 
 
-async def test_an_entry_page_that_does_not_load_can_be_opened_again(pages: LocalServer,
-                                                                   tmp_path: Path) -> None:
+async def test_open_refuses_other_schemes_and_an_entry_page_that_did_not_load_opens_again(
+        pages: LocalServer, tmp_path: Path) -> None:
     out = tmp_path / "mcp"
     async with stdio_client("--out", str(out), *FAST) as client:
         nothing = await client.call_tool("screenshot", {})
         assert nothing.is_error and "call open(url) first" in text(nothing)
+        for url in ("file:///etc/hostname", "javascript:alert(1)", "data:text/html,hi"):
+            refused = await client.call_tool("open", {"url": url})
+            assert refused.is_error and data(refused)["guardrail"] == "domain_lock", text(refused)
+            assert "pages are not allowed" in text(refused)
+        assert "`address`" in text(await client.call_tool("open", {"address": "x"}))
+        assert "`url`" in text(await client.call_tool("open", {}))
         gone = await client.call_tool("open", {"url": "http://127.0.0.1:9/"})  # discard port
         assert gone.is_error and data(gone)["status"] == "unreachable", text(gone)
         opened = await client.call_tool("open", {"url": pages.url("guard/still.html")})
