@@ -45,6 +45,17 @@ VERSIONS = {"computer_20250124": "computer-use-2025-01-24",
             "computer_20251124": "computer-use-2025-11-24",
             "computer_toolset_20260801": None}
 DEFAULT_VERSION = "computer_20250124"
+# Model names -> the newest tool version they take (the reference's table, 1.1): the GA
+# toolset for the Claude 5 family and Opus 4.8 (which reject the older tools), zoom for
+# Opus 4.5-4.7 and Sonnet 4.6; every other computer-use model takes computer_20250124.
+_BY_MODEL = (("claude-opus-4-8", "computer_toolset_20260801"),
+             ("claude-opus-5", "computer_toolset_20260801"),
+             ("claude-sonnet-5", "computer_toolset_20260801"),
+             ("claude-haiku-5", "computer_toolset_20260801"),
+             ("claude-fable-5", "computer_toolset_20260801"),
+             ("claude-mythos-5", "computer_toolset_20260801"),
+             ("claude-opus-4-5", "computer_20251124"), ("claude-opus-4-6", "computer_20251124"),
+             ("claude-opus-4-7", "computer_20251124"), ("claude-sonnet-4-6", "computer_20251124"))
 TOOLSET = "computer_toolset_20260801"
 CACHE = {"type": "ephemeral"}
 INTRO = ("You are a web agent operating a real browser (one tab, one website) through "
@@ -85,7 +96,7 @@ class AnthropicComputerDialect:
         if not isinstance(model, AnthropicModel):
             raise ConfigError("the anthropic-computer dialect speaks the Anthropic Messages "
                               f"API: use an anthropic:<model> spec, not {model.name!r}")
-        version = config.dialect_version or DEFAULT_VERSION
+        version = config.dialect_version or version_for(model.name)
         if version not in VERSIONS:
             raise ConfigError(f"unknown anthropic-computer version {version!r}: use one of "
                               f"{', '.join(VERSIONS)}")
@@ -209,6 +220,12 @@ class AnthropicComputerDialect:
 
     async def aclose(self) -> None:
         """Nothing to release: the model client belongs to the caller."""
+
+
+def version_for(model: str) -> str:
+    """The tool version for a model name (``anthropic:claude-opus-4-5`` -> computer_20251124)."""
+    name = model.partition(":")[2] or model
+    return next((v for prefix, v in _BY_MODEL if name.startswith(prefix)), DEFAULT_VERSION)
 
 
 def _with_screen(blocks: list[dict[str, Any]], screen: dict[str, Any]) -> list[dict[str, Any]]:

@@ -25,7 +25,7 @@ _SPELLINGS = {
     "arrow_up": "up", "arrow_down": "down", "arrow_left": "left", "arrow_right": "right",
     "minus": "-", "equal": "=", "plus": "+", "bracketleft": "[", "bracketright": "]",
     "period": ".", "comma": ",", "slash": "/", "backslash": "\\", "semicolon": ";",
-    "apostrophe": "'", "grave": "`", "spacebar": "space", "escape": "esc",
+    "apostrophe": "'", "grave": "`", "spacebar": "space", "escape": "esc", "return": "enter",
 }
 
 

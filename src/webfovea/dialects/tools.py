@@ -110,19 +110,12 @@ class ToolsDialect:
 
     def _call(self, raw: dict[str, Any], index: int, obs: Observation) -> Call:
         function = raw.get("function") or {}
-        name = str(function.get("name") or "")
         arguments = function.get("arguments")
-        arguments = arguments if isinstance(arguments, str) else raw_json(arguments or {})
-        call_id = str(raw.get("id") or f"call_{obs.step}_{index}")
-        native = {"name": name, "arguments": arguments}
-        try:
-            if name not in self.offered:
-                raise ParseError(f"Malformed tool call: unknown function `{name[:60]}`; the "
-                                 f"functions are {', '.join(sorted(self.offered))}.")
-            action = _inside(action_from_call(name, arguments), obs)
-        except ParseError as e:
-            return Call(call_id, native, None, str(e))
-        return Call(call_id, native, action)
+        native = {"name": str(function.get("name") or ""),
+                  "arguments": arguments if isinstance(arguments, str)
+                  else raw_json(arguments or {})}
+        return translate(str(raw.get("id") or f"call_{obs.step}_{index}"), native, obs,
+                         self.offered)
 
     def _answer(self, results: tuple[ActionResult, ...]) -> None:
         """The previous turn's tool messages, one per call, in the calls' order."""
@@ -160,6 +153,21 @@ class ToolsDialect:
 
     async def aclose(self) -> None:
         """Nothing to release: the model client belongs to the caller."""
+
+
+def translate(call_id: str | None, native: dict[str, Any], obs: Observation,
+              offered: set[str] | None = None) -> Call:
+    """One function call (``{name, arguments}``, arguments as sent) as a closed-set action."""
+    offered = offered if offered is not None else {t.name for t in tool_schemas()}
+    name, arguments = str(native.get("name") or ""), native.get("arguments") or ""
+    try:
+        if name not in offered:
+            raise ParseError(f"Malformed tool call: unknown function `{name[:60]}`; the "
+                             f"functions are {', '.join(sorted(offered))}.")
+        action = _inside(action_from_call(name, arguments), obs)
+    except ParseError as e:
+        return Call(call_id, native, None, str(e))
+    return Call(call_id, native, action)
 
 
 def _parts(message: dict[str, Any]) -> list[dict[str, Any]]:

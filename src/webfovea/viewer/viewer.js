@@ -309,6 +309,20 @@
       el("strong", { text: "This step's prompt" }), el("pre", { text: fmt.text(sent.text) }));
   }
 
+  // A native dialect's calls of one turn, in order: each with its outcome and note; the
+  // calls after a refusal are marked as not executed.
+  function callsSection(s) {
+    if (!s.calls || s.calls.length < 2) return null;
+    const items = s.calls.map((c, i) => el("li", { cls: "call", "data-call": i + 1 },
+      c.action_source ? el("code", { text: c.action_source })
+        : el("span", { cls: "refused", text: c.error || "no action" }),
+      " ", badge(c.executed ? c.outcome : "not executed", c.executed ? outcomeTone(c.outcome) : "warn"),
+      c.guardrail ? el("span", { cls: "refused", text: ` refused by ${c.guardrail}` }) : null,
+      el("div", { cls: "muted", text: c.note })));
+    return el("div", { cls: "calls" }, el("strong", { text: `Batch of ${s.calls.length} calls` }),
+      el("ol", {}, items));
+  }
+
   function stepCard(s, diagnosis) {
     const action = s.action_source
       ? el("code", { text: s.action_source })
@@ -330,6 +344,7 @@
         ["tokens", tokens(s.usage) + (s.usage.retries ? ` · ${s.usage.retries} retries` : "")],
       ]),
       el("div", { cls: "note" }, el("strong", { text: "Note: " }), s.note || "—"),
+      callsSection(s),
       s.parse_error ? el("pre", { cls: "refused", text: s.parse_error }) : null,
       el("div", {}, el("strong", { text: "Thought" }), el("pre", { text: s.thought || "—" })),
       s.stripped.length ? el("details", {}, el("summary", { text: `Stripped (${s.stripped.length})` }),
