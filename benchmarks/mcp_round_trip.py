@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import itertools
 import json
 import statistics
@@ -37,7 +38,7 @@ from webfovea.suite.catalog import tasks
 from webfovea.suite.cli import choose
 from webfovea.suite.server import SuiteServer
 from webfovea.testing import LocalServer
-from webfovea.testing.mcp_client import McpOracle, data, http_server
+from webfovea.testing.mcp_client import McpOracle, data, http_server, stdio_client
 
 CAP = "1280x720"
 NO_OP = (1200, 700)  # an empty corner of the demo page, in the 1280x720 screenshot
@@ -65,16 +66,18 @@ def suite_through_run(ids: list[str], out: Path) -> dict[str, bool]:
     return {line["id"]: bool(line["correct"]) for line in json.loads(score.stdout)["lines"]}
 
 
-async def clicks_through_mcp(url: str, clicks: int, out: Path) -> list[float]:
-    times = []
-    with http_server("--out", str(out), "--image-cap", CAP) as server:
-        async with Client(server) as client:
-            await client.call_tool("open", {"url": url})
-            for _ in range(clicks):
-                t0 = time.perf_counter()
-                result = await client.call_tool("click", {"start_box": list(NO_OP)})
-                times.append(time.perf_counter() - t0)
-                assert data(result)["outcome"] == "no_change", data(result)
+async def clicks_through_mcp(url: str, clicks: int, out: Path, *, http: bool) -> list[float]:
+    args = ("--out", str(out), "--image-cap", CAP)
+    async with contextlib.AsyncExitStack() as stack:
+        server = stack.enter_context(http_server(*args)) if http else None
+        client = await stack.enter_async_context(Client(server) if server else stdio_client(*args))
+        await client.call_tool("open", {"url": url})
+        times = []
+        for _ in range(clicks):
+            t0 = time.perf_counter()
+            result = await client.call_tool("click", {"start_box": list(NO_OP)})
+            times.append(time.perf_counter() - t0)
+            assert data(result)["outcome"] == "no_change", data(result)
     return times
 
 
@@ -115,14 +118,15 @@ def main() -> None:
         if not ns.no_suite:
             suite([t.id for t in choose(tasks(0), only=None, limit=ns.limit)], root, ns.seen)
         url = pages.url("index.html")
-        via_mcp: list[float] = []
-        via_run: list[float] = []
-        for r in range(ns.rounds):  # alternating, so a machine whose load drifts weighs on both
-            via_mcp += asyncio.run(clicks_through_mcp(url, ns.clicks, root / f"mcp-clicks-{r}"))
-            via_run += clicks_through_run(url, ns.clicks, root / f"run-clicks-{r}" / "run")
-        print(f"no-op click, {ns.rounds} rounds of {ns.clicks} each: MCP tool call median "
-              f"{statistics.median(via_mcp) * 1000:.0f} ms, run step median "
-              f"{statistics.median(via_run) * 1000:.0f} ms")
+        times: dict[str, list[float]] = {"MCP stdio": [], "MCP HTTP": [], "run": []}
+        for r in range(ns.rounds):  # alternating, so a machine whose load drifts weighs on all
+            times["MCP stdio"] += asyncio.run(clicks_through_mcp(
+                url, ns.clicks, root / f"stdio-{r}", http=False))
+            times["MCP HTTP"] += asyncio.run(clicks_through_mcp(
+                url, ns.clicks, root / f"http-{r}", http=True))
+            times["run"] += clicks_through_run(url, ns.clicks, root / f"run-{r}" / "run")
+        print(f"no-op click, {ns.rounds} rounds of {ns.clicks} each, median per call/step: "
+              + ", ".join(f"{k} {statistics.median(v) * 1000:.0f} ms" for k, v in times.items()))
 
 
 if __name__ == "__main__":

@@ -105,7 +105,7 @@ async def test_a_stdio_session_is_a_guarded_recorded_run(pages: LocalServer, oth
     assert recorded[0]["page_points"] == [[900, 600]]  # 600 x 1920/1280: the measured ratio
     assert [s["outcome"] for s in recorded[1:5]] == ["refused", "refused", "changed", "refused"]
     assert len(list((run / "screens").iterdir())) == len(recorded)
-    readers = (["view", str(run)], ["diagnose", str(run)],
+    readers = (["view", str(run)], ["diagnose", str(run)], ["replay", str(run), "--fail-on-change"],
                ["cost", str(run), "--price-input", "3", "--price-output", "15"])
     for command in readers:  # the run directory's readers work on it
         proc = subprocess.run([sys.executable, "-m", "webfovea", *command],
