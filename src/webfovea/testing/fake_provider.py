@@ -10,7 +10,11 @@ Endpoints: ``POST /v1/chat/completions`` (OpenAI; use ``fp.base_url``) and
 ``POST /v1/messages`` (Anthropic; use ``fp.anthropic_base_url``, the SDK appends
 ``/v1/messages`` itself). Each request is decoded into a :class:`FakeRequest`
 (images as PIL images) and handed to the policy, whose return value is the reply
-text. Like hosted APIs, ``resize_images_to`` silently shrinks larger images
+text, or a :class:`~.fake_tools.FakeReply` with tool calls, which go out in the
+provider's own shapes (``tool_calls`` / ``tool_use`` blocks, their ids and stop reasons).
+Requests are checked like the real APIs check them (:mod:`.fake_tools`: every tool call
+answered, toolset names echoed, beta headers present), a violation answered with HTTP 400.
+Like hosted APIs, ``resize_images_to`` silently shrinks larger images
 before the policy sees them, so the policy answers in the resized space.
 """
 
