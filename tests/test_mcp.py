@@ -164,6 +164,26 @@ async def test_step_and_time_limits_end_the_session_run(pages: LocalServer,
         assert late.is_error and "has ended with status time_limit" in text(late)
 
 
+async def test_a_session_records_its_site_and_another_replays_it(tmp_path: Path) -> None:
+    snapshot = tmp_path / "snapshot"
+    with LocalServer(Path(__file__).parent / "pages") as site:  # gone before the replay
+        url = site.url("guard/still.html")
+        async with stdio_client("--url", url, "--out", str(tmp_path / "rec"),
+                                "--record-site", str(snapshot), *FAST) as client:
+            assert not (await client.call_tool("read_text", {"label": "The answer"})).is_error
+            assert not (await client.call_tool("finish", {"answer": "42"})).is_error
+    async with stdio_client("--url", url, "--out", str(tmp_path / "play"),
+                            "--replay-site", str(snapshot), *FAST) as client:
+        shot = await client.call_tool("screenshot", {})
+        assert not shot.is_error and data(shot)["url"] == url, text(shot)
+        read = await client.call_tool("read_text", {"label": "The answer"})
+        assert "The answer is 42." in text(read), text(read)
+    (recorded,) = session_dirs(tmp_path / "rec")
+    (replayed,) = session_dirs(tmp_path / "play")
+    assert result_json(recorded)["site"]["mode"] == "record"
+    assert result_json(replayed)["site"]["mode"] == "replay"
+
+
 async def _ended(run: Path) -> dict[str, object]:
     """result.json once the session's run has ended (as the client's session ends, the server
     closes it; the client does not wait for that)."""
