@@ -40,8 +40,9 @@ PROFILE_KEYS = {"description", "model", "coords", "image_cap", "history", "base_
                 "smart_resize", "temperature", "top_p", "max_tokens", "dialect",
                 "dialect_version"}
 RUN_KEYS = {"model", "base_url", "coords", "image_cap", "history", "dialect"}
-KINDS = ("openai", "anthropic", "oracle", "scripted")
-PROVIDER_URL_VARS = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+KINDS = ("openai", "anthropic", "gemini", "oracle", "scripted")
+PROVIDER_URL_VARS = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL",
+                     "gemini": "GEMINI_BASE_URL"}
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ DIALECTS: dict[str, str] = {
     "text": "webfovea.dialects.text:TextDialect",
     "tools": "webfovea.dialects.tools:ToolsDialect",
     "anthropic-computer": "webfovea.dialects.anthropic_computer:AnthropicComputerDialect",
+    "openai-computer": "webfovea.dialects.openai_computer:openai_computer",
+    "gemini-computer": "webfovea.dialects.gemini_computer:gemini_computer",
 }
 
 

@@ -47,6 +47,15 @@ def retranslator(dialect: str, version: str | None) -> Retranslate | None:
             return translator.call(use, observation(record))
 
         return again
+    if dialect == "openai-computer":
+        from .openai_computer import translate as openai
+
+        return lambda entry, record: openai(entry["native"], observation(record))
+    if dialect == "gemini-computer":
+        from .gemini_computer import translate_recorded
+
+        return lambda entry, record: translate_recorded(entry["native"], observation(record),
+                                                        version)
     if dialect in OUTSIDE:
         module, _, attr = OUTSIDE[dialect].partition(":")
         made: Retranslate = getattr(import_module(module), attr)(version)

@@ -54,6 +54,11 @@ class OpenAICompatModel:
                                           base_url=resolved_url or DEFAULT_BASE_URL,
                                           max_retries=0, timeout=timeout)
 
+    @property
+    def endpoint(self) -> Endpoint:
+        """Where this client talks (the native openai-computer dialect speaks there too)."""
+        return self._endpoint
+
     async def complete(self, request: ModelRequest, *, timeout: float) -> ModelReply:
         completion, usage = await self.send(to_messages(request), timeout=timeout,
                                             max_tokens=request.max_tokens,

@@ -55,7 +55,7 @@ from .fake_tools import (
     reply_of,
 )
 
-Provider = Literal["openai", "anthropic"]
+Provider = Literal["openai", "anthropic", "openai-responses", "gemini"]
 ROUTES: dict[str, Provider] = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
 ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                404: "not_found_error", 408: "timeout_error", 409: "conflict_error",
@@ -157,6 +157,10 @@ class FakeProvider:
     ``delay_seconds``: every reply waits this long (settable while running).
     ``cache_min_tokens``: the smallest prefix the simulated prompt cache keeps (1024, as
     Anthropic's larger models and OpenAI); usage fields report its reads and writes.
+    ``listing``: the status ``GET /v1/models`` answers with (404 or 405: a gateway or a
+    minimal server that serves completions but lists no models; 401: a rejected key).
+    ``port``: 0 for any free one, else that one (a server that comes up where a client
+    already looks for it).
     The policy runs on the server's handler threads, possibly several at once.
     A policy that raises is answered with HTTP 400 carrying the exception text,
     so the failure surfaces at once instead of being retried.
@@ -164,8 +168,11 @@ class FakeProvider:
 
     def __init__(self, policy: Policy, *, resize_images_to: tuple[int, int] | None = None,
                  delay_seconds: float = 0.0, models: Collection[str] | None = None,
-                 api_key: str | None = None, cache_min_tokens: int = 1024) -> None:
+                 api_key: str | None = None, cache_min_tokens: int = 1024, listing: int = 200,
+                 port: int = 0) -> None:
         self.policy = policy
+        self.listing = listing
+        self._port = port
         self.cache_min_tokens = cache_min_tokens
         self._caches: dict[tuple[str, str], PrefixCache] = {}
         self.resize_images_to = resize_images_to
@@ -183,7 +190,7 @@ class FakeProvider:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def start(self) -> FakeProvider:
-        self._server = _Server(("127.0.0.1", 0), _Handler, self)
+        self._server = _Server(("127.0.0.1", self._port), _Handler, self)
         # A short poll interval keeps close() quick (shutdown waits for one poll).
         serve = functools.partial(self._server.serve_forever, poll_interval=0.05)
         self._thread = threading.Thread(target=serve, name="fake-provider", daemon=True)
@@ -252,6 +259,11 @@ class FakeProvider:
 
     def _answer(self, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
         """The response to one POST (called on the server's handler threads)."""
+        from .native_routes import native_route
+
+        native = native_route(path)
+        if native is not None:  # OpenAI Responses, Gemini generateContent
+            return native(self, path, headers, raw)
         provider = ROUTES.get(path.split("?", 1)[0])
         if provider is None:
             return _error("openai", 404, f"no route for POST {path}")
@@ -259,19 +271,26 @@ class FakeProvider:
             request = decode_request(provider, json.loads(raw), headers, self.resize_images_to)
         except (BadRequest, ValueError) as error:
             return _error(provider, 400, str(error))
+        number, failure = self._admit(request)
+        return self._checked(request, failure) or self._reply(request, number)
+
+    def _admit(self, request: FakeRequest) -> tuple[int, _Failure | None]:
+        """Record a decoded request and wait out its stall: its number and scripted failure."""
         with self._lock:
             self._requests.append(request)
             number = len(self._requests)
             stall = self._stalls.popleft() if self._stalls else self.delay_seconds
             failure = self._failures.popleft() if self._failures else None
         self._closing.wait(stall)
-        return self._checked(request, failure) or self._reply(request, number)
+        return number, failure
 
     def _listing(self, path: str) -> _Response:
         """``GET /v1/models`` as both APIs answer it: the served models (``models``; an
-        empty list when any name is accepted). Other paths: 404."""
+        empty list when any name is accepted), or the ``listing`` status. Other paths: 404."""
         if path.split("?", 1)[0] != "/v1/models":
             return _error("openai", 404, f"no route for GET {path}")
+        if self.listing != 200:
+            return _error("openai", self.listing, f"GET {path} is not served here")
         names = sorted(self.models or ())
         return _Response(200, {"object": "list", "has_more": False,
                                "data": [{"id": n, "object": "model", "type": "model"}

@@ -19,8 +19,8 @@ from typing import Any, Protocol
 from ..actions import Action, Point
 from ..config import AgentConfig
 from ..models.base import Model
-from .fake_provider import FakeProvider, FakeRequest, FakeTurn
-from .fake_tools import FakeCall, FakeReply, Provider
+from .fake_provider import FakeProvider, FakeRequest, FakeTurn, Provider
+from .fake_tools import FakeCall, FakeReply
 
 FAKE_KEY = "fake-key"
 
@@ -140,7 +140,21 @@ class AnthropicComputerRenderer:
         return AnthropicModel("claude-oracle", base_url=fake.anthropic_base_url, api_key=FAKE_KEY)
 
 
+def _openai_computer(config: AgentConfig) -> Renderer:
+    from .native_renderers import OpenAIComputerRenderer
+
+    return OpenAIComputerRenderer(config)
+
+
+def _gemini_computer(config: AgentConfig) -> Renderer:
+    from .native_renderers import GeminiComputerRenderer
+
+    return GeminiComputerRenderer(config)
+
+
 RENDERERS: dict[str, Callable[[AgentConfig], Renderer]] = {
     "tools": ToolsRenderer,
     "anthropic-computer": AnthropicComputerRenderer,
+    "openai-computer": _openai_computer,
+    "gemini-computer": _gemini_computer,
 }
