@@ -232,12 +232,14 @@ class _Run:
             note.text = well_formed(note.text)  # page text (a dialog's, an element's) rides in it
             if index == 0:
                 self.fill(record, call, note)
+            # A guardrail that held the action (the domain lock blocking where a click led)
+            # refuses it as much as a refusal before it ran.
+            failed = note.outcome in FAILED or note.guardrail is not None
             results.append(ActionResult(call.call_id, call.action, note.text, note.outcome,
-                                        note.outcome in FAILED, True, note.guardrail,
-                                        _image(note.image)))
+                                        failed, True, note.guardrail, _image(note.image)))
             record_call(record, call, note)
-            if note.outcome in FAILED:
-                stopped = "refused" if note.outcome == "refused" else "failed"
+            if failed:
+                stopped = "failed" if note.outcome in ("error", "parse_error") else "refused"
             elif self.result.status != "running":
                 stopped = "the end of the task"
         if not any(c.native for c in decision.calls):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import inputs
 from ..errors import ConfigError
 from ..interrupts import Interrupted
 from ..options import BenchOptions, BenchSettings, add_dialect_options
@@ -149,6 +150,7 @@ def run_suite(options: SuiteOptions) -> int:
     from .catalog import tasks
     from .server import SuiteServer
 
+    inputs.out_dir(options.out)  # before the suite's servers start (run_bench checks it too)
     chosen = choose(tasks(options.seed), only=options.only, limit=options.limit)
     with SuiteServer(seed=options.seed) as server, tempfile.TemporaryDirectory() as tmp:
         for _ in range(max(1, options.workers) - 1):

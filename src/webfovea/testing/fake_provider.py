@@ -157,6 +157,10 @@ class FakeProvider:
     ``delay_seconds``: every reply waits this long (settable while running).
     ``cache_min_tokens``: the smallest prefix the simulated prompt cache keeps (1024, as
     Anthropic's larger models and OpenAI); usage fields report its reads and writes.
+    ``listing``: the status ``GET /v1/models`` answers with (404 or 405: a gateway or a
+    minimal server that serves completions but lists no models; 401: a rejected key).
+    ``port``: 0 for any free one, else that one (a server that comes up where a client
+    already looks for it).
     The policy runs on the server's handler threads, possibly several at once.
     A policy that raises is answered with HTTP 400 carrying the exception text,
     so the failure surfaces at once instead of being retried.
@@ -164,8 +168,11 @@ class FakeProvider:
 
     def __init__(self, policy: Policy, *, resize_images_to: tuple[int, int] | None = None,
                  delay_seconds: float = 0.0, models: Collection[str] | None = None,
-                 api_key: str | None = None, cache_min_tokens: int = 1024) -> None:
+                 api_key: str | None = None, cache_min_tokens: int = 1024, listing: int = 200,
+                 port: int = 0) -> None:
         self.policy = policy
+        self.listing = listing
+        self._port = port
         self.cache_min_tokens = cache_min_tokens
         self._caches: dict[tuple[str, str], PrefixCache] = {}
         self.resize_images_to = resize_images_to
@@ -183,7 +190,7 @@ class FakeProvider:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def start(self) -> FakeProvider:
-        self._server = _Server(("127.0.0.1", 0), _Handler, self)
+        self._server = _Server(("127.0.0.1", self._port), _Handler, self)
         # A short poll interval keeps close() quick (shutdown waits for one poll).
         serve = functools.partial(self._server.serve_forever, poll_interval=0.05)
         self._thread = threading.Thread(target=serve, name="fake-provider", daemon=True)
@@ -279,9 +286,11 @@ class FakeProvider:
 
     def _listing(self, path: str) -> _Response:
         """``GET /v1/models`` as both APIs answer it: the served models (``models``; an
-        empty list when any name is accepted). Other paths: 404."""
+        empty list when any name is accepted), or the ``listing`` status. Other paths: 404."""
         if path.split("?", 1)[0] != "/v1/models":
             return _error("openai", 404, f"no route for GET {path}")
+        if self.listing != 200:
+            return _error("openai", self.listing, f"GET {path} is not served here")
         names = sorted(self.models or ())
         return _Response(200, {"object": "list", "has_more": False,
                                "data": [{"id": n, "object": "model", "type": "model"}
