@@ -67,7 +67,7 @@ async def select(page: Page, hit: Hit, wanted: str, mode: str) -> Effect:
     listbox = await _open(page, hit, control)
     if listbox is None:
         if control.backing is not None:
-            return await _set_backing(hit, control, wanted, mode)
+            return await _set_backing(hit, control, wanted, mode, why="as no list of options opened")
         return Effect(failed="clicking the dropdown there opened no list of options (no "
                              "role=listbox appeared); click it and look at the screenshot")
     options, multiple = await _options(listbox)
@@ -83,10 +83,11 @@ async def select(page: Page, hit: Hit, wanted: str, mode: str) -> Effect:
         await page.keyboard.press("Escape")
         return Effect(facts=[f"'{chosen['text']}' was already selected; nothing changed"],
                       details={"selected": chosen["text"], "match": how, "custom": True})
-    if multiple and mode == "replace" and control.backing is not None and any(
-            o["selected"] for o in options):
+    if mode == "replace" and control.backing is not None and await _holds_others(control.backing):
         await page.keyboard.press("Escape")  # replacing is one assignment of the <select>
-        return await _set_backing(hit, control, wanted, mode)
+        return await _set_backing(hit, control, wanted, mode,
+                                  why="so that it replaces the options chosen before (a click "
+                                      "in its list would add to them)")
     point = await hit.frame.evaluate(js("option_point"), {"list": listbox, "index": index})
     if point is None:
         await page.keyboard.press("Escape")
@@ -115,6 +116,12 @@ async def _open(page: Page, hit: Hit, control: Control) -> JSHandle | None:
     except PlaywrightError:
         return None
     return found
+
+
+async def _holds_others(backing: ElementHandle) -> bool:
+    """A multiple <select> with options selected: a click on an option would add to them."""
+    state = await backing.evaluate(js("select_state"))
+    return bool(state["multiple"] and state["selected"])
 
 
 async def _options(listbox: JSHandle) -> tuple[list[dict[str, Any]], bool]:
@@ -155,14 +162,15 @@ async def _no_match(page: Page, hit: Hit, control: Control, wanted: str, mode: s
     """``seen``: the options the open list showed before anything was typed."""
     await page.keyboard.press("Escape")  # leave the control closed, as it was
     if control.backing is not None:  # the list may show only some (Tom Select's maxOptions)
-        return await _set_backing(hit, control, wanted, mode)
+        return await _set_backing(hit, control, wanted, mode, why="as its open list did not offer it")
     listed = "; ".join(f"'{o}'" for o in seen[:MAX_LISTED]) or "no options"
     return Effect(failed=f"no option matches '{wanted}'; the open list showed: {listed}",
                   details={"options": seen, "custom": True})
 
 
-async def _set_backing(hit: Hit, control: Control, wanted: str, mode: str) -> Effect:
-    """Set the hidden native <select> behind the widget and fire its change events."""
+async def _set_backing(hit: Hit, control: Control, wanted: str, mode: str, *, why: str) -> Effect:
+    """Set the hidden native <select> behind the widget and fire its change events; ``why``
+    ends the note's sentence saying so."""
     assert control.backing is not None
     state = await control.backing.evaluate(js("select_state"))
     names: list[str] = state["options"]
@@ -179,7 +187,7 @@ async def _set_backing(hit: Hit, control: Control, wanted: str, mode: str) -> Ef
                       details={"selected": names[index], "match": how, "custom": True})
     await hit.frame.evaluate(js("set_backing"), {"select": control.backing, "indices": chosen})
     return Effect(facts=[f"set its <select> to '{names[index]}' ({how} match) and fired the "
-                         "change events, as no open list offered it"],
+                         f"change events, {why}"],
                   checked=True,
                   details={"selected": names[index], "match": how, "mode": mode, "custom": True,
                            "backing": True},

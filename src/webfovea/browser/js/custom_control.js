@@ -26,12 +26,21 @@
     }
     return box;
   };
+  // The library's wrapper a few levels above the combobox (Select2's container, Tom
+  // Select's wrapper) is what sits beside the hidden <select>.
+  const backingAbove = (n) => {
+    for (let a = up(n), i = 0; a && i < 3 && a !== document.body; a = up(a), i++) {
+      const b = backingOf(a);
+      if (b) return b;
+    }
+    return null;
+  };
   const small = (n) => n.getElementsByTagName("*").length <= 60;
   const start = elementAt({ x, y });
   for (let n = start, i = 0; n && i < 7 && n !== document.body; n = up(n), i++) {
     const combo = n.matches(COMBO) ? n : small(n) ? n.querySelector(COMBO) : null;
     const backing = backingOf(n);
-    if (combo || backing) return [combo || null, backing, boxOf(n, combo)];
+    if (combo || backing) return [combo || null, backing || backingAbove(n), boxOf(n, combo)];
   }
   return null;
 }
