@@ -132,6 +132,8 @@ def _scroll_readback(frame: Frame, handle: JSHandle | None, sx: int, sy: int
         if not end:
             return []
         what = "the page" if handle is None else "that scroll container"
+        if end == "none":
+            return [f"{what} has nothing to scroll that way"]
         edge = {(0, 1): "bottom", (0, -1): "top", (1, 0): "right end", (-1, 0): "left end"}[(sx, sy)]
         return [f"{what} is now at its {edge}"]
     return read

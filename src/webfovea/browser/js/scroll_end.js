@@ -1,4 +1,5 @@
-// Whether a scroll container (null: the page) is at its end in the direction scrolled.
+// Where a scroll container (null: the page) stands after a scroll in the direction
+// (dx, dy): "end" at its end that way, "none" when it has nothing to scroll, else null.
 ({ el, dx, dy }) => {
   const n = el || document.scrollingElement || document.documentElement;
   if (!n.isConnected) return null;
@@ -6,8 +7,12 @@
   const left = el ? n.scrollLeft : window.scrollX;
   const high = el ? n.clientHeight : window.innerHeight;
   const wide = el ? n.clientWidth : window.innerWidth;
-  if (dy > 0) return top + high >= n.scrollHeight - 1;
-  if (dy < 0) return top <= 0;
-  if (dx > 0) return left + wide >= n.scrollWidth - 1;
-  return left <= 0;
+  const extent = dy !== 0 ? n.scrollHeight - high : n.scrollWidth - wide;
+  if (extent <= 1) return "none";
+  let end;
+  if (dy > 0) end = top + high >= n.scrollHeight - 1;
+  else if (dy < 0) end = top <= 0;
+  else if (dx > 0) end = left + wide >= n.scrollWidth - 1;
+  else end = left <= 0;
+  return end ? "end" : null;
 }
