@@ -110,7 +110,8 @@ async def _open(page: Page, hit: Hit, control: Control) -> JSHandle | None:
     arg = {"combo": control.combo, "box": control.box}
     expanded = control.combo is not None and await control.combo.get_attribute("aria-expanded") == "true"
     if not expanded:
-        await page.mouse.click(hit.page_x, hit.page_y)
+        where = await frame.evaluate(at_point("open_point"), {"x": hit.x, "y": hit.y, **arg})
+        await page.mouse.click(where["x"] + hit.page_x - hit.x, where["y"] + hit.page_y - hit.y)
     try:
         found = await frame.wait_for_function(js("listbox_of"), arg=arg, timeout=OPEN_WAIT_MS)
     except PlaywrightError:
