@@ -203,6 +203,9 @@ async def test_select_in_a_dash_dropdown_reaches_its_callback(
         rest = await at_rest(ex)
         echoed = await ex.tabs.page.inner_text("#out")
         read, _ = await act(ex, "read_text", label="You chose")
+        for option in ("Spain", "Ireland"):  # the list opens with the choice in it, scrolled
+            await act(ex, "select", (150, 98), option=option)
+            assert await ex.tabs.page.inner_text("#out") == f"You chose {option}"
     assert beside.outcome == "no_change", beside.text
     assert note.outcome == "changed" and "the dropdown now shows 'Ireland'" in note.text, note.text
     assert echoed == "You chose Ireland"  # the server's answer was waited for

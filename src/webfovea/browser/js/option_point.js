@@ -5,8 +5,9 @@
 ({ list, index }) => new Promise((resolve) => {
   const option = list.querySelectorAll("[role=option]")[index];
   if (!option) return resolve(null);
-  // "instant": a list styled scroll-behavior: smooth would still be on its way.
-  option.scrollIntoView({ block: "nearest", inline: "nearest", behavior: "instant" });
+  // "center": at an edge a sticky search box or header may cover it (Dash's). "instant": a
+  // list styled scroll-behavior: smooth would still be on its way.
+  option.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
   const started = performance.now();
   let last = "";
   let same = 0;
