@@ -45,9 +45,8 @@ async def find(hit: Hit) -> Control | None:
     """The custom dropdown at the hit, or None."""
     try:
         found = await hit.frame.evaluate_handle(at_point("custom_control"), {"x": hit.x, "y": hit.y})
-        if await found.json_value() is None:
-            return None
-        combo, backing, box = [(await found.get_property(str(i))).as_element() for i in range(3)]
+        combo, backing, box = [(await found.get_property(k)).as_element()
+                               for k in ("combo", "backing", "box")]
     except PlaywrightError:
         return None
     return Control(combo, backing, box) if box is not None else None
@@ -57,7 +56,6 @@ async def select(page: Page, hit: Hit, wanted: str, mode: str) -> Effect:
     """Choose ``wanted`` in the custom dropdown at the hit."""
     control = await find(hit)
     if control is None:
-        assert hit is not None
         return Effect(failed="there is no dropdown (<select>, combobox or list box) at that "
                              f"point, only {hit.describe()}")
     shown = await _shows(hit.frame, control)
@@ -145,14 +143,12 @@ async def _filtered(frame: Frame, control: Control, wanted: str
     options: list[dict[str, Any]] = []
     multiple = False
     while True:
-        listbox = await frame.evaluate_handle(js("listbox_of"), arg)
-        if await listbox.json_value() is not None:
+        listbox = (await frame.evaluate_handle(js("listbox_of"), arg)).as_element()
+        if listbox is not None:
             options, multiple = await _options(listbox)
             index, how = match_option([o["text"] for o in options], wanted)
             if index is not None:
                 return listbox, options, multiple, index, how
-        else:
-            listbox = None
         if time.monotonic() >= deadline:
             return listbox, options, multiple, None, ""
         await asyncio.sleep(FILTER_POLL_S)

@@ -2,7 +2,7 @@
 // that is or holds an ARIA combobox (react-select's input, MUI's role="combobox" div,
 // Select2's selection, Tom Select's input) or a button that pops up a listbox, and a
 // native <select> a library hid right before its widget (Select2, Tom Select). Returns
-// [combobox, backing select, the control's box] or null.
+// { combo, backing, box }, all null when there is none.
 ({ x, y }) => {
   const up = (n) => n.parentElement || (n.parentNode && n.parentNode.host) || null;
   const COMBO = "[role=combobox], [aria-haspopup=listbox], [aria-haspopup=true][aria-expanded]";
@@ -40,7 +40,7 @@
   for (let n = start, i = 0; n && i < 7 && n !== document.body; n = up(n), i++) {
     const combo = n.matches(COMBO) ? n : small(n) ? n.querySelector(COMBO) : null;
     const backing = backingOf(n);
-    if (combo || backing) return [combo || null, backing || backingAbove(n), boxOf(n, combo)];
+    if (combo || backing) return { combo: combo || null, backing: backing || backingAbove(n), box: boxOf(n, combo) };
   }
-  return null;
+  return { combo: null, backing: null, box: null };
 }
