@@ -224,7 +224,10 @@ E2E = [
 ]
 
 
-@pytest.mark.parametrize("page, name, points, args, expect", E2E, ids=[e[0] for e in E2E])
+# The quick sample runs SortableJS; the others are slow (each component's own checks run
+# quick above, through the same executor).
+@pytest.mark.parametrize("page, name, points, args, expect", [
+    pytest.param(*e, id=e[0], marks=() if i == 0 else pytest.mark.slow) for i, e in enumerate(E2E)])
 async def test_run_task_drives_each_component_through_the_whole_loop(
         page: str, name: str, points: tuple[tuple[int, int], ...], args: dict[str, str],
         expect: str, sized: Browsers, gallery: LocalServer, openai_key: None,

@@ -220,7 +220,10 @@ DASH = Case("dash", (150, 98), "Ireland", "", "Ireland")
 ONE_EACH = [CASES[0], CASES[2], CASES[3], CASES[5], DASH]  # react-select, MUI, Select2, Tom, Dash
 
 
-@pytest.mark.parametrize("case", ONE_EACH, ids=[c.page for c in ONE_EACH])
+# The quick sample runs react-select; the others are slow (each component's own checks run
+# quick above, through the same executor).
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.page, marks=() if i == 0 else pytest.mark.slow)
+                                  for i, c in enumerate(ONE_EACH)])
 async def test_run_task_selects_through_the_whole_loop(
         case: Case, sized: Browsers, gallery: LocalServer, dash_app: str, openai_key: None,
         tmp_path: Path) -> None:
