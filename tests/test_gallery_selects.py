@@ -192,11 +192,17 @@ def dash_app() -> Iterator[str]:
         yield address
 
 
+async def ready(ex: Executor) -> None:
+    """The Dash app has rendered its dropdown and answered its first callback."""
+    await ex.tabs.page.wait_for_selector("#country")
+    await ex.tabs.page.wait_for_function("document.getElementById('out').textContent !== 'Starting'")
+
+
 @pytest.mark.parametrize("view", views(quick=SMALL))
 async def test_select_in_a_dash_dropdown_reaches_its_callback(
         view: View, sized: Browsers, dash_app: str) -> None:
     async with sized.open(view, dash_app) as ex:
-        await ex.tabs.page.wait_for_selector("#country")
+        await ready(ex)
         beside, _ = await act(ex, "click", BLANK)
         note, before = await act(ex, "select", (150, 98), option="ireland")
         after = await capture(ex.tabs.page, cap=ex.config.image_cap)

@@ -21,7 +21,8 @@ COUNTRIES = [
 def build() -> Dash:
     app = Dash(__name__, title="Dash dropdown")
     app.layout = html.Div([
-        html.Div("You chose nothing", id="out",
+        # The first callback, run on load, replaces this: the page is ready when it has.
+        html.Div("Starting", id="out",
                  style={"position": "absolute", "left": "40px", "top": "12px", "width": "600px",
                         "height": "28px", "background": "#e8f0ff", "fontWeight": "bold"}),
         html.Div(style={"position": "absolute", "left": "760px", "top": "60px", "width": "440px",
