@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import events, feedback
 from .browser import fingerprint
-from .browser.capture import Screen, capture, visible_text
+from .browser.capture import Screen, capture, png_size, visible_text
 from .browser.domain_lock import DomainLock
 from .browser.errors import translated
 from .browser.executor import Executor, safe_execute
@@ -233,7 +233,8 @@ class _Run:
             if index == 0:
                 self.fill(record, call, note)
             results.append(ActionResult(call.call_id, call.action, note.text, note.outcome,
-                                        note.outcome in FAILED, True, note.guardrail))
+                                        note.outcome in FAILED, True, note.guardrail,
+                                        _image(note.image)))
             record_call(record, call, note)
             if note.outcome in FAILED:
                 stopped = "refused" if note.outcome == "refused" else "failed"
@@ -293,6 +294,13 @@ class _Run:
 
 
 FAILED = ("refused", "error", "parse_error")  # outcomes that stop a batch
+
+
+def _image(png: bytes | None) -> SentImage | None:
+    if png is None:
+        return None
+    size = png_size(png)
+    return SentImage(png, size.width, size.height)
 
 
 def skipped(call: Call, why: str) -> ActionResult:

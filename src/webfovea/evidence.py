@@ -27,6 +27,7 @@ class Effect:
     # Read once the page has settled: what the action left behind that only the page can
     # say (where a dragged item ended up, what a custom dropdown shows), as more facts.
     readback: Callable[[], Awaitable[list[str]]] | None = None
+    image: bytes | None = None  # PNG an observation returns to the model (zoom)
 
 
 @dataclass(frozen=True)

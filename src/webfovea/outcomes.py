@@ -80,3 +80,8 @@ class Rate:
             return (f"{100 * self.value:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}) "
                     f"({self.correct}/{self.n})")
         return f"{100 * self.value:.1f}% ± {100 * self.stderr:.1f} ({self.correct}/{self.n})"
+
+    def explained(self) -> str:
+        """:meth:`shown`, saying what its ± is (the interval form names itself)."""
+        shown = self.shown()
+        return f"{shown} (± binomial standard error)" if " ± " in shown else shown

@@ -22,6 +22,7 @@ class UsageRecord(BaseModel):
     cache_write_tokens: int = 0
     calls: int = 0
     retries: int = 0
+    reasoning_tokens: int = 0  # of output_tokens: a reasoning model's hidden thinking
     cost: float | None = None  # USD under the run's price; None when the price is unknown
 
     @property

@@ -7,19 +7,20 @@ Native dialects load their provider SDK only when chosen.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from importlib import import_module
 
 from ..config import AgentConfig
 from ..errors import ConfigError
 from ..models.base import Model
-from .base import Dialect
-
-DialectFactory = Callable[[Model, AgentConfig], Dialect]
+from .base import Dialect, DialectFactory
 
 # name -> "module:factory", imported on use (the SDKs cost seconds to import).
 DIALECTS: dict[str, str] = {
     "text": "webfovea.dialects.text:TextDialect",
+    "tools": "webfovea.dialects.tools:ToolsDialect",
+    "anthropic-computer": "webfovea.dialects.anthropic_computer:AnthropicComputerDialect",
+    "openai-computer": "webfovea.dialects.openai_computer:openai_computer",
+    "gemini-computer": "webfovea.dialects.gemini_computer:gemini_computer",
 }
 
 
@@ -42,5 +43,13 @@ def factory(name: str) -> DialectFactory:
 
 
 def make_dialect(model: Model, config: AgentConfig) -> Dialect:
-    """The dialect ``config.dialect`` names, speaking to ``model``, for one task."""
-    return factory(config.dialect)(model, config)
+    """The dialect ``config.dialect`` names, speaking to ``model``, for one task. The oracle
+    speaks a native dialect through that dialect's wire format (:mod:`.oracle`)."""
+    made = factory(config.dialect)
+    if config.dialect != "text" and model.name.startswith("oracle"):
+        from ..models.oracle import OracleModel
+        from .oracle import OracleBridge
+
+        if isinstance(model, OracleModel):
+            return OracleBridge(model, config, made)
+    return made(model, config)

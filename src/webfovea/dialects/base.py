@@ -9,13 +9,14 @@ can answer each tool call in its own protocol's form. See DIALECT-DESIGN.md / do
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Action
-from ..config import Size
+from ..config import AgentConfig, Size
 from ..geometry import ModelSpace
-from ..models.base import SentImage, Usage
+from ..models.base import Model, SentImage, Usage
 from ..trajectory import Outcome
 
 NOT_EXECUTED = "not executed: an earlier action in this batch was {why}"
@@ -91,3 +92,7 @@ class Dialect(Protocol):
 
     async def aclose(self) -> None:
         ...
+
+
+# Makes one task's dialect from the run's model client and the agent configuration.
+DialectFactory = Callable[[Model, AgentConfig], Dialect]

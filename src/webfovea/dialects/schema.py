@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import DIRECTIONS, REGISTRY, Action, ActionSpec, ArgSpec, ArgValue, Point
+from ..actions import DIRECTIONS, REGISTRY, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
 from ..errors import ParseError
 from ..keys import key_names
 
@@ -50,8 +50,8 @@ def schema_for(spec: ActionSpec) -> ToolSchema:
 
 
 def tool_schemas(names: Iterable[str] | None = None) -> list[ToolSchema]:
-    """Every action of the registry (or only ``names``, in registry order) as a function."""
-    wanted = set(REGISTRY) if names is None else set(names)
+    """The text prompt's action set (or exactly ``names``, in registry order) as functions."""
+    wanted = set(TEXT_ACTIONS) if names is None else set(names)
     unknown = wanted - set(REGISTRY)
     if unknown:
         raise KeyError(f"not in the action registry: {', '.join(sorted(unknown))}")

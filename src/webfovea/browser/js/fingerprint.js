@@ -71,6 +71,9 @@
     for (const [key, m] of w.caused) {
       if (typeof key !== "string" && !key.isConnected) continue; // charged to its parent too
       if (typeof key === "string" && !m.old && ![...m.nodes].some((n) => n.isConnected)) continue;
+      // The window left everything it touched here as it was (pdf.js takes its text layer's
+      // .endOfContent out and puts it back on every pointerup): nothing to see.
+      if ([...m.touched].every((n) => w.unchanged(n))) continue;
       const v = typeof key === "string" ? (w.volatile.has(key) ? key : null) : w.volatileKey(key);
       if (!v) {
         found.push([elementOf(key), m]);
@@ -277,6 +280,13 @@
     w.inputKeys = new Set();
     w.strictKeys = new Set();
     w.born = new WeakSet();
+    w.deltas = new Map();
+    w.was = new WeakMap();
+    w.dirty = new WeakSet();
+    w.frames = new Set();
+    w.streams = new Map();
+    w.reactUntil = -Infinity;
+    w.loopWork = -Infinity;
     w.timers = new Map();
     w.requests = new Map();
     w.animBase = new WeakSet(document.getAnimations());

@@ -1,15 +1,19 @@
 // Resolve once this frame is settled: nothing in flight that the action (or the loading
 // document) started, and two animation frames in a row without a mutation outside the
 // regions known to change by themselves. In flight means: the document still parsing, a
-// short setTimeout, a fast interval (a script animation) or a request the action started
-// (see watch.js), a finite CSS
-// transition, CSS animation or Web Animation that was not running before the action
-// (infinite ones never end, so they are ignored). No fixed quiet window: a static page
+// short setTimeout, a fast interval (a script animation), a request, a socket exchange (a
+// message sent and the replies that follow, until the socket is quiet a moment) or an
+// animation-frame loop that keeps changing the page, when the action started it (see
+// watch.js); a finite CSS transition, CSS animation or Web Animation that was not running
+// before the action (infinite ones never end, so they are ignored). No fixed quiet window: a static page
 // settles in two frames. Resolves { quiet: false } when capMs passes first.
 ({ capMs }) => new Promise((resolve) => {
   const w = window[Symbol.for("webfovea.watch")];
   const start = performance.now();
   const REQUEST_GRACE = 2000; // a request older than this is a long poll, not a reaction
+  const STREAM_REPLY = 2000; // ms a socket the action wrote to (or opened) has to answer
+  const STREAM_QUIET = 300; // ms without a message that ends the replies
+  const LOOP_IDLE = 250; // ms a tracked frame loop may change nothing before it is let be
   const held = new Set();
   const running = (a) => {
     if (a.playState !== "running" || w.animBase.has(a)) return false;
@@ -26,6 +30,11 @@
     if (w.intervals.size) reasons.push("interval");
     if ([...w.requests.values()].some((s) => t - s < REQUEST_GRACE)) reasons.push("request");
     if (animating()) reasons.push("animation");
+    for (const [s, e] of w.streams) if (s.readyState >= 2) w.streams.delete(s); // closing or closed
+    if ([...w.streams.values()].some((e) => t - e.last < (e.awaiting ? STREAM_REPLY : STREAM_QUIET))) {
+      reasons.push("socket");
+    }
+    if (w.frames.size && t - w.loopWork < LOOP_IDLE) reasons.push("frame");
     if (w.changeSeq !== seq) reasons.push("mutation");
     for (const r of reasons) held.add(r);
     return reasons.length > 0;
@@ -41,7 +50,7 @@
   const nextFrame = (fn) => {
     let done = false;
     const once = () => { if (!done) { done = true; fn(); } };
-    requestAnimationFrame(once);
+    w.frame(once);
     w.setTimeout(once, 60);
   };
   const tick = () => {

@@ -10,9 +10,16 @@
 //    a status line that changed once at load and once per action is not). Children
 //    added to or removed from <html>/<body> are charged to a signature (tag, id without
 //    digits, classes), so a stack of toasts is one region while a new dialog is not.
+//    What follows the agent's own actions (their input handlers, and the timers, requests,
+//    socket replies and animation frames they started) teaches nothing: a chart redrawn
+//    after every hover is not a region that changes by itself.
 // 2. Settling: during an action window it records which regions the action's input
-//    events changed synchronously, and which short timers (setTimeout up to 1 s) and
-//    requests (fetch, XHR) the action started, so settle.js can wait for exactly those.
+//    events changed synchronously, and which short timers (setTimeout up to 1 s),
+//    requests (fetch, XHR), socket exchanges (WebSocket, EventSource) and animation-frame
+//    loops the action started, so settle.js can wait for exactly those.
+// 3. Net effect: per action window it keeps what each touched node was like before its
+//    first mutation, so fingerprint.js can tell a window that left the DOM as it was (a
+//    node taken out and put back, a class toggled off and on) from a change.
 //
 // The fingerprint (fingerprint.js) and settle (settle.js) scripts read this state.
 (() => {
@@ -24,6 +31,11 @@
   const TIMER_DEPTH = 3; // a timer chain the action started is followed this deep
   const FRAME_INTERVAL = 50; // a setInterval this fast is a script animation (jQuery 1.x: 13 ms)
   const IGNORED = new Set(["SCRIPT", "STYLE", "LINK", "META", "NOSCRIPT", "TEMPLATE"]);
+  // Never rendered while scripts run: what changes inside them is no change of the page.
+  const UNSHOWN = "noscript, template";
+  // ms after a timer, request, socket reply or animation frame the action started during
+  // which what changes is its reaction (an input event's own handlers are w.input)
+  const REACTION = 250;
   const INPUT_EVENTS = ["pointerdown", "pointerup", "mousedown", "mouseup", "click", "dblclick",
     "contextmenu", "keydown", "keypress", "keyup", "beforeinput", "input", "change", "wheel"];
   // Hover handlers (mouseenter) run after these have bubbled: their window ends with the task.
@@ -48,9 +60,14 @@
     id: Math.random().toString(36).slice(2), since: now(), stats: new Map(), sample: new Map(),
     volatile: new Set(), pending: new Set(), roots: new Set(), inAction: false, input: false,
     caused: new Map(), inputKeys: new Set(), strictKeys: new Set(), windowKeys: new Set(),
-    born: new WeakSet(), snap: null, scrollers: [],
+    born: new WeakSet(), was: new WeakMap(), dirty: new WeakSet(), snap: null, scrollers: [],
     scope: null, changeSeq: 0, timers: new Map(), intervals: new Map(), requests: new Map(), animBase: new WeakSet(),
     track: document.readyState === "loading", timerDepth: 0, timerFn: null, drawing: new Set(), keyOf, up, structural,
+    reactUntil: -Infinity, streams: new Map(), frames: new Set(), loopWork: -Infinity, work: 0, deltas: new Map(),
+  };
+  // Something the action did just happened: what changes in the next moment is its reaction.
+  const react = () => {
+    if (w.inAction) w.reactUntil = now() + REACTION;
   };
   w.loaded = () => document.readyState !== "loading";
   w.volatileKey = (el) => {
@@ -136,23 +153,118 @@
     }
     return true;
   };
+  // The net effect of an action window. Per node a mutation touched: its attributes and
+  // text as they were before their first mutation, and its children as they were before
+  // its first childList mutation (rebuilt by undoing the batch's records on it). A node
+  // removed in the window keeps a serialisation of what it was, so one put back altered
+  // is a change; one altered while out of the page (w.dirty) always is.
+  const sameAttr = (name, a, b) => a === b || ((name === "class" || name === "style") && !a && !b);
+  const serial = (n) => (n.nodeType !== 1 ? n.nodeValue : plain(n) ? n.outerHTML : null);
+  const rootOf = (n) => {
+    let r = n;
+    while (r.parentNode) r = r.parentNode;
+    return r;
+  };
+  const kidsBefore = (target, records) => {
+    const list = [...target.childNodes];
+    for (let i = records.length - 1; i >= 0; i--) {
+      const r = records[i];
+      if (r.type !== "childList" || r.target !== target) continue;
+      for (const a of r.addedNodes) {
+        const k = list.indexOf(a);
+        if (k === -1) return false;
+        list.splice(k, 1);
+      }
+      const prev = r.previousSibling ? list.indexOf(r.previousSibling) : -1;
+      if (r.previousSibling && prev === -1) return false;
+      list.splice(prev + 1, 0, ...r.removedNodes);
+    }
+    return list;
+  };
+  const remember = (rec, records) => {
+    const t = rec.target;
+    let d = w.deltas.get(t);
+    if (!d) {
+      d = { attrs: new Map(), text: undefined, kids: null, drawn: false };
+      w.deltas.set(t, d);
+    }
+    if (rec.drawn) {
+      if (d.drawn === false) d.drawn = picture(t); // before its first drawing call runs
+    }
+    else if (rec.type === "attributes") {
+      if (!d.attrs.has(rec.attributeName)) d.attrs.set(rec.attributeName, rec.oldValue);
+    } else if (rec.type === "characterData") {
+      if (d.text === undefined) d.text = rec.oldValue;
+    } else {
+      if (d.kids === null) d.kids = kidsBefore(t, records); // false: could not be rebuilt
+      for (const n of rec.removedNodes) if (!w.born.has(n) && !w.was.has(n)) w.was.set(n, serial(n));
+    }
+  };
+  // A canvas's picture, downsampled: a redraw that paints the same pixels is no change. A
+  // canvas that cannot be read back (tainted by another origin's image) always changed.
+  const scratch = document.createElement("canvas");
+  scratch.width = 48;
+  scratch.height = 48;
+  const picture = (canvas) => {
+    try {
+      const ctx = scratch.getContext("2d", { willReadFrequently: true });
+      ctx.clearRect(0, 0, 48, 48);
+      ctx.drawImage(canvas, 0, 0, 48, 48);
+      return hashOf(ctx.getImageData(0, 0, 48, 48).data);
+    } catch (e) {
+      return null;
+    }
+  };
+  const hashOf = (data) => {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < data.length; i++) h = Math.imul(h ^ data[i], 0x01000193);
+    return h >>> 0;
+  };
+  const sameKid = (a, b) => {
+    if (a !== b) return plain(a) && plain(b) && a.isEqualNode(b);
+    if (!w.was.has(a)) return true; // never taken out: its own mutations are its own deltas
+    return !w.dirty.has(a) && w.was.get(a) !== null && w.was.get(a) === serial(a);
+  };
+  // Whether the node is as it was before the window's first mutation of it.
+  w.unchanged = (n) => {
+    const d = w.deltas.get(n);
+    if (!d) return true;
+    if (d.drawn === null || d.kids === false) return false;
+    if (d.drawn !== false && picture(n) !== d.drawn) return false;
+    for (const [name, old] of d.attrs) if (!sameAttr(name, old, n.getAttribute(name))) return false;
+    if (d.text !== undefined && d.text !== n.nodeValue) return false;
+    if (!d.kids) return true;
+    const was = d.kids.filter(counts);
+    const is = [...n.childNodes].filter(counts);
+    return was.length === is.length && was.every((k, i) => sameKid(k, is[i]));
+  };
+  // Never rendered while scripts run (<noscript>, <template>): what changes in there shows nothing.
+  const unshown = (n) => {
+    const el = n.nodeType === 1 ? n : n.parentElement;
+    return Boolean(el && el.closest(UNSHOWN));
+  };
+
   const regular = (gaps) => gaps.length >= 2 &&
     Math.max(gaps[0], gaps[1]) <= 1.6 * Math.min(gaps[0], gaps[1]);
   const learn = (key, weight, t) => {
-    // The parser building the page is no noise, nor what the action's input handlers do.
-    if (key === null || !w.loaded() || w.input) return;
+    // The parser building the page is no noise, nor what the action's input handlers do,
+    // nor what follows the action's own events, timers, replies and frames.
+    if (key === null || !w.loaded() || w.input || (w.inAction && t <= w.reactUntil)) return;
     let s = w.stats.get(key);
     if (!s) {
       s = { bursts: 0, outside: 0, start: -Infinity, last: -Infinity, weight: 0, max: 0, gap: Infinity, gaps: [] };
       w.stats.set(key, s);
     }
-    if (t - s.last > BURST_GAP || t - s.start > BURST_MAX) {
+    const apart = t - s.last > BURST_GAP;
+    if (apart || t - s.start > BURST_MAX) {
       if (s.bursts) {
         s.gap = Math.min(s.gap, t - s.start);
         s.gaps = [t - s.start, ...s.gaps].slice(0, 2);
       }
       s.bursts += 1;
-      if (!w.inAction) s.outside += 1;
+      // Only a burst after a pause is a separate one: a chart's one-second entry animation
+      // is one, an endless animation is learned by the even spacing of its seconds.
+      if (!w.inAction && apart) s.outside += 1;
       s.start = t;
       s.weight = 0;
       if (s.outside >= 2 || (s.bursts >= 3 && regular(s.gaps))) {
@@ -174,11 +286,19 @@
           if (n.nodeType === 1) findRoots(n);
         }
       }
+      // About a node already out of the page (glide-data-grid styles a probe it removes in
+      // the same task): its removal, if it was there before, is recorded on its parent.
+      if (!rec.drawn && !rec.target.isConnected) {
+        if (w.inAction) w.dirty.add(rootOf(rec.target));
+        continue;
+      }
+      if (unshown(rec.target)) continue;
       const weight = weightOf(rec);
       if (!weight) continue;
       const key = regionOf(rec);
-      if (typeof key === "string") { // the latest element of a signature names it
-        const el = [...rec.addedNodes, ...rec.removedNodes, rec.target].find((n) => n.nodeType === 1 && !structural(n));
+      if (typeof key === "string") { // the latest rendered element of a signature names it
+        const el = [...rec.addedNodes, ...rec.removedNodes, rec.target]
+          .find((n) => n.nodeType === 1 && !structural(n) && !IGNORED.has(n.tagName));
         if (el) w.sample.set(key, el);
       }
       // A region that redraws itself is live even when a redraw shows the same words (a
@@ -186,11 +306,14 @@
       // effect, a redraw that shows nothing new is none.
       learn(key, weight, t);
       if (neutral(rec)) continue;
+      w.work += 1;
       const el = typeof key === "string" ? null : key;
       if (!(key !== null && (w.volatile.has(key) || (el && w.volatileKey(el))))) w.changeSeq += 1;
       if (!w.inAction) continue;
       const where = key === null ? document.documentElement : key;
-      const m = w.caused.get(where) || { weight: 0, text: false, nodes: new Set(), old: 0 };
+      const m = w.caused.get(where) || { weight: 0, text: false, nodes: new Set(), old: 0, touched: new Set() };
+      remember(rec, records);
+      m.touched.add(rec.target);
       m.weight += weight;
       m.text = m.text || textual(rec);
       // A signature region counts only if the window leaves a trace: an element of it still
@@ -199,7 +322,7 @@
       for (const n of rec.addedNodes) if (n.nodeType === 1) m.nodes.add(n);
       for (const n of rec.removedNodes) if (n.nodeType === 1 && !w.born.has(n)) m.old += 1;
       w.caused.set(where, m);
-      if (w.input) {
+      if (w.input && !w.own) {
         w.inputKeys.add(where);
         w.windowKeys.add(where);
       }
@@ -308,6 +431,7 @@
     if (!tracked) return setT.call(window, run, delay, ...args);
     const id = setT.call(window, (...a) => {
       w.timers.delete(id);
+      react();
       return run(...a);
     }, delay, ...args);
     w.timers.set(id, now() + (Number(delay) || 0));
@@ -352,7 +476,10 @@
     const token = {};
     const map = w.requests;
     map.set(token, now());
-    return () => { map.delete(token); };
+    return () => {
+      map.delete(token);
+      react();
+    };
   };
   if (window.fetch) {
     const fetch_ = window.fetch;
@@ -369,6 +496,109 @@
     if (done) this.addEventListener("loadend", done, { once: true });
     return send.apply(this, args);
   };
+
+  // Animation-frame loops the action started (Chart.js fades a hidden dataset out frame by
+  // frame): a frame requested in the action window outside the page's own timers and
+  // loops is tracked, and so is every frame a tracked frame requests, so settle.js waits
+  // while such a loop keeps changing the page (w.loopWork). A loop that ran before the
+  // action is the page's own (a canvas that redraws all the time): never tracked.
+  const raf = window.requestAnimationFrame;
+  const caf = window.cancelAnimationFrame;
+  w.frame = (fn) => raf.call(window, fn); // the harness's own frames: never tracked
+  w.inFrame = false;
+  w.own = false;
+  window.requestAnimationFrame = function requestAnimationFrame(fn) {
+    if (typeof fn !== "function") return raf.call(window, fn);
+    const depth = w.timerDepth;
+    if (!(w.inAction && w.track && depth < TIMER_DEPTH)) {
+      // The page's own loop: what it draws is never the work of an input handler, even
+      // when its frame runs inside a hover's input window.
+      const run = within(TIMER_DEPTH, fn, fn);
+      return raf.call(window, (ts) => {
+        w.flush();
+        w.own = true;
+        try {
+          return run(ts);
+        } finally {
+          w.flush();
+          w.own = false;
+        }
+      });
+    }
+    if (!w.inFrame) w.loopWork = now(); // a new loop: it gets a moment to show it draws
+    const frames = w.frames;
+    const run = within(depth, fn, fn);
+    const id = raf.call(window, (ts) => {
+      frames.delete(id);
+      react();
+      const work = w.work;
+      const outer = w.inFrame;
+      w.inFrame = true;
+      try {
+        return run(ts);
+      } finally {
+        w.inFrame = outer;
+        w.flush();
+        if (w.work !== work) w.loopWork = now();
+      }
+    });
+    frames.add(id);
+    return id;
+  };
+  window.cancelAnimationFrame = function cancelAnimationFrame(id) {
+    w.frames.delete(id);
+    return caf.call(window, id);
+  };
+
+  // Socket exchanges the action started: a message it sent on a WebSocket, or a socket or
+  // event stream it opened, and the replies that follow (Streamlit's reruns arrive this
+  // way): settle.js waits for a first reply, then until the stream is quiet a moment. Our
+  // listeners are added when the stream is made, so they run before the page's own.
+  const listen = EventTarget.prototype.addEventListener;
+  const heard = new WeakMap();
+  const hear = (s, type) => {
+    const types = heard.get(s) || new Set();
+    heard.set(s, types);
+    if (types.has(type)) return;
+    types.add(type);
+    listen.call(s, type, () => {
+      const e = w.streams.get(s);
+      if (!e) return;
+      e.last = now();
+      e.awaiting = false;
+      react();
+    });
+  };
+  const expect = (s) => {
+    if (!w.track) return;
+    w.streams.set(s, { last: now(), awaiting: true });
+  };
+  const made = (Original) => new Proxy(Original, {
+    construct(target, args, newTarget) {
+      const s = Reflect.construct(target, args, newTarget);
+      hear(s, "message");
+      expect(s);
+      return s;
+    },
+  });
+  if (window.WebSocket) {
+    const sendWs = WebSocket.prototype.send;
+    WebSocket.prototype.send = function send(...args) {
+      hear(this, "message"); // a socket made before the watcher came
+      expect(this);
+      return sendWs.apply(this, args);
+    };
+    window.WebSocket = made(window.WebSocket);
+  }
+  if (window.EventSource) {
+    // Named server-sent events fire only their own type: heard once the page listens.
+    const proto_ = EventSource.prototype;
+    proto_.addEventListener = function addEventListener(type, ...rest) {
+      hear(this, String(type));
+      return listen.call(this, type, ...rest);
+    };
+    window.EventSource = made(window.EventSource);
+  }
 
   Object.defineProperty(window, KEY, { value: w, configurable: true });
 })();

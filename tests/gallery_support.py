@@ -1,0 +1,198 @@
+"""Shared pieces of the real-component gallery tests: the two screens they run at, the
+executor round trip with points in the sent image's pixels, pixel counts in screenshots,
+a fake model that answers by finding a colour in the image it received, and the PDF."""
+
+from __future__ import annotations
+
+import io
+import statistics
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from PIL import Image
+
+from webfovea.actions import Action, Point
+from webfovea.browser.capture import Screen, capture
+from webfovea.browser.executor import Executor
+from webfovea.config import BrowserConfig, Size
+from webfovea.feedback import Note
+from webfovea.rundir import read_steps
+from webfovea.testing.fake_provider import FakeRequest
+
+RGB = tuple[int, int, int]
+Box = tuple[float, float, float, float]  # left, top, right, bottom in page CSS pixels
+
+
+@dataclass(frozen=True)
+class Display:
+    name: str
+    viewport: Size
+    scale: float
+
+    def config(self) -> BrowserConfig:
+        return BrowserConfig(viewport=self.viewport, device_scale_factor=self.scale)
+
+
+BIG = Display("1920x1080", Size(1920, 1080), 1.0)
+SMALL = Display("1280x720@2x", Size(1280, 720), 2.0)
+
+
+async def act(ex: Executor, name: str, *points: tuple[float, float], **args: str
+              ) -> tuple[Note, Screen]:
+    """Execute ``name`` as a model would: points given in page pixels are sent in the
+    pixels of the image the model received (``start_box``, then ``end_box``). Returns the
+    note and the next screenshot the model would get."""
+    screen = await capture(ex.tabs.page, cap=ex.config.image_cap)
+    scale = screen.sent.width / screen.page.width
+    action_args: dict[str, str | Point] = dict(args)
+    for key, (x, y) in zip(("start_box", "end_box")[:len(points)], points, strict=True):
+        action_args[key] = Point(x * scale, y * scale)
+    note = await ex.execute(Action(name, action_args), screen)
+    return note, await capture(ex.tabs.page, cap=ex.config.image_cap)
+
+
+def count(screen: Screen, box: Box, match: Callable[[RGB], bool]) -> tuple[int, int]:
+    """Pixels of the sent image inside ``box`` (page pixels) that ``match``, and all of them."""
+    scale = screen.sent.width / screen.page.width
+    left, top, right, bottom = (round(v * scale) for v in box)
+    with Image.open(io.BytesIO(screen.png)) as img:
+        crop = img.convert("RGB").crop((left, top, right, bottom))
+        pixels = list(crop.getdata())
+    return sum(1 for p in pixels if match(p)), len(pixels)
+
+
+def near(colour: RGB, tolerance: int = 30) -> Callable[[RGB], bool]:
+    return lambda p: all(abs(a - b) <= tolerance for a, b in zip(p, colour, strict=True))
+
+
+Pick = Literal["centre", "top", "right"]
+
+
+def find_colour(image: Image.Image, colour: RGB, *, tolerance: int = 30,
+                region: Box | None = None, pick: Pick = "centre") -> tuple[int, int] | None:
+    """Where (image pixels) the pixels near ``colour`` are, optionally within ``region``
+    given as fractions of the image (left, top, right, bottom): their centroid, or the
+    topmost or rightmost of them."""
+    rgb = image.convert("RGB")
+    w, h = rgb.size
+    left, top, right, bottom = region or (0, 0, 1, 1)
+    box = (round(left * w), round(top * h), round(right * w), round(bottom * h))
+    crop = rgb.crop(box)
+    match = near(colour, tolerance)
+    cw = crop.size[0]
+    hits = [(i % cw, i // cw) for i, p in enumerate(crop.getdata()) if match(p)]
+    if not hits:
+        return None
+    if pick == "top":
+        x, y = min(hits, key=lambda q: (q[1], q[0]))
+    elif pick == "right":
+        x, y = max(hits, key=lambda q: (q[0], -q[1]))
+    else:
+        x, y = sum(q[0] for q in hits) // len(hits), sum(q[1] for q in hits) // len(hits)
+    return box[0] + x, box[1] + y
+
+
+@dataclass(frozen=True)
+class Look:
+    """One step of :class:`ColourPolicy`: the action ``template`` (``{x}``, ``{y}`` where
+    ``colour`` was found, ``{x2}`` = x + ``shift``) and where to look."""
+
+    template: str
+    colour: RGB
+    region: Box | None = None
+    pick: Pick = "centre"
+    shift: int = 0
+
+
+@dataclass
+class ColourPolicy:
+    """A fake model that answers in the received image's pixels: each step finds a colour
+    in the latest image and writes its action there; after the steps it answers what
+    ``answer`` reads in the last image."""
+
+    steps: Sequence[Look]
+    answer: Callable[[Image.Image], str]
+    calls: int = 0
+
+    def __call__(self, request: FakeRequest) -> str:
+        done = self.calls
+        self.calls += 1
+        image = request.images[-1]
+        if done < len(self.steps):
+            look = self.steps[done]
+            at = find_colour(image, look.colour, region=look.region, pick=look.pick)
+            if at is None:
+                return f"Thought: I cannot see it.\nAction: finished(content='missing {look.colour}')"
+            action = look.template.format(x=at[0], y=at[1], x2=at[0] + look.shift)
+            return f"Thought: there.\nAction: {action}"
+        return f"Thought: done.\nAction: finished(content='{self.answer(image)}')"
+
+
+# --- the PDF the pdf.js viewer shows: a tiny writer, so no binary file is committed -------
+
+PAGES = 12
+
+
+def page_lines(n: int) -> list[str]:
+    """Words on page ``n`` (1-based): a heading and a few lines a reader can look for."""
+    heading = "Annual report 2024" if n == 1 else f"Section {n}: {'Operations' if n % 2 else 'Finance'}"
+    return [heading, f"Page {n} of {PAGES}", f"Revenue grew in region {n * 7}.",
+            f"Staff count at year end: {100 + n * 13}."]
+
+
+def _content(lines: list[str]) -> bytes:
+    ops = ["BT", "/F1 28 Tf", "72 720 Td"]
+    for i, line in enumerate(lines):
+        safe = line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        if i == 1:
+            ops.append("/F1 16 Tf")
+        ops.append(f"({safe}) Tj")
+        ops.append("0 -36 Td")
+    ops.append("ET")
+    return "\n".join(ops).encode("latin-1")
+
+
+def pdf_bytes(pages: int = PAGES) -> bytes:
+    objects: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]
+    kids = []
+    font = 3
+    objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    for n in range(1, pages + 1):
+        stream = _content(page_lines(n))
+        content_id = len(objects) + 1
+        objects.append(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
+        page_id = len(objects) + 1
+        objects.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                       b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (content_id, font))
+        kids.append(page_id)
+    objects[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
+        b" ".join(b"%d 0 R" % k for k in kids), len(kids))
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (i, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+
+
+@dataclass(frozen=True)
+class Timing:
+    harness_median: float  # seconds per step, everything but the model call
+    settle_median: float  # seconds per acting step in the settle stage
+
+
+def timing(run_dir: Path) -> Timing:
+    """Per-step medians from the run's steps.jsonl."""
+    steps = read_steps(run_dir)
+    settles = [s.stage_seconds["settle"] for s in steps if "settle" in s.stage_seconds]
+    return Timing(statistics.median(s.harness_seconds for s in steps),
+                  statistics.median(settles) if settles else 0.0)
