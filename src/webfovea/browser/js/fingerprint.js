@@ -187,7 +187,9 @@
     }
     return out;
   };
-  const offsets = () => w.scrollers.map((n) => [Math.round(n.scrollTop), Math.round(n.scrollLeft)]);
+  // A container gone or hidden since (a menu closed by the pick) reads 0: it did not scroll.
+  const offsets = () => w.scrollers.map((n) => (n.isConnected && n.getClientRects().length > 0
+    ? [Math.round(n.scrollTop), Math.round(n.scrollLeft)] : null));
 
   const state = () => {
     const titleEl = document.querySelector("title");
@@ -219,11 +221,14 @@
     if (now_.scrollX !== before.scrollX || now_.scrollY !== before.scrollY) {
       c.scroll = [now_.scrollX - before.scrollX, now_.scrollY - before.scrollY];
     }
-    const moved = now_.containers.findIndex((o, i) => o[0] !== before.containers[i][0] || o[1] !== before.containers[i][1]);
+    const moved = now_.containers.findIndex((o, i) => {
+      const b = before.containers[i];
+      return o !== null && b !== null && (o[0] !== b[0] || o[1] !== b[1]);
+    });
     if (moved !== -1) {
       const o = now_.containers[moved];
       const b = before.containers[moved];
-      c.container = [o[1] - b[1], o[0] - b[0]];
+      c.container = [o[1] - b[1], o[0] - b[0], label(w.scrollers[moved])];
     }
     if (now_.fields !== before.fields) c.fields = true;
     if (now_.focus !== before.focus && now_.focus !== "") c.focus = now_.focus;
