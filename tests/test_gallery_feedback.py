@@ -312,18 +312,19 @@ async def page_box(ex: Executor, number: int) -> tuple[float, float, float, floa
 
 
 @pytest.mark.parametrize("display", ALL)
-async def test_pdfjs_clicks_beside_and_on_the_text_are_no_change(
+async def test_pdfjs_clicks_beside_the_document_are_no_change(
         display: Display, on: Open, pdf: str) -> None:
+    """pdf.js takes its text layers' .endOfContent out and puts it back on every pointerup
+    (and clears its styles): a click anywhere used to read as effective."""
     async with on(display, pdf) as ex:
         await until(ex, PDF_IDLE)
-        left, top, _, _ = await page_box(ex, 1)
+        left, _, _, _ = await page_box(ex, 1)
         beside = [(await act(ex, "click", ((left + display.viewport.width * 0.15) / 2, 300)))[0]
-                  for _ in range(2)]
-        on_text = [(await act(ex, "click", (left + 150, max(top, 0) + 250)))[0] for _ in range(2)]
-        moved = await js(ex, "document.querySelector('.textLayer .endOfContent') !== null")
-    notes = beside + on_text
-    assert [n.outcome for n in notes] == ["no_change"] * 4, [n.text for n in notes]
-    assert moved  # pdf.js's text layer is there (and took its .endOfContent out and back)
+                  for _ in range(3)]
+        layers = await js(ex, "document.querySelectorAll('.textLayer .endOfContent').length")
+    assert [n.outcome for n in beside] == ["no_change"] * 3, [n.text for n in beside]
+    assert NO_CHANGE in beside[0].text and "<div#viewer>" in beside[0].text
+    assert layers >= 1  # the text layers whose .endOfContent pdf.js moved are there
 
 
 @pytest.mark.parametrize("display", ALL)
@@ -428,7 +429,7 @@ async def run(policy: ColourPolicy, goal: str, url: str, session: BrowserSession
     assert result.status == "finished", (result, [s.note for s in steps])
     t = timing(out)  # what docs/real-components.md reports, here on every run
     assert t.harness_median > 0
-    return steps, steps[-1].action["args"]["content"] if steps[-1].action else ""
+    return steps, result.answer or ""
 
 
 def no_red(image: Image.Image) -> str:
