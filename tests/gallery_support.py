@@ -114,17 +114,21 @@ class ColourPolicy:
 
     steps: Sequence[Look]
     answer: Callable[[Image.Image], str]
-    calls: int = 0
+    patience: int = 3  # wait() this many times for a colour that is not there yet
+    done: int = 0
+    waits: int = 0
 
     def __call__(self, request: FakeRequest) -> str:
-        done = self.calls
-        self.calls += 1
         image = request.images[-1]
-        if done < len(self.steps):
-            look = self.steps[done]
+        if self.done < len(self.steps):
+            look = self.steps[self.done]
             at = find_colour(image, look.colour, region=look.region, pick=look.pick)
+            if at is None and self.waits < self.patience:  # still loading, as a person sees it
+                self.waits += 1
+                return "Thought: it is still loading.\nAction: wait()"
             if at is None:
                 return f"Thought: I cannot see it.\nAction: finished(content='missing {look.colour}')"
+            self.done += 1
             action = look.template.format(x=at[0], y=at[1], x2=at[0] + look.shift)
             return f"Thought: there.\nAction: {action}"
         return f"Thought: done.\nAction: finished(content='{self.answer(image)}')"

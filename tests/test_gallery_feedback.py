@@ -179,6 +179,7 @@ async def test_chartjs_legend_click_settles_on_the_end_state(
         # watcher that the canvas changes by itself.
         for i in range(4):
             await act(ex, "hover", (legend[0] + 40 * i, legend[1] + 200))
+        await act(ex, "hover", (display.viewport.width * 0.8, display.viewport.height * 0.4))  # no tooltip
         hide, hidden_shot = await act(ex, "click", legend)
         visible_after_hide = await js(ex, "chart.isDatasetVisible(0)")
         area = await plot_area(ex)
@@ -423,7 +424,8 @@ async def run(policy: ColourPolicy, goal: str, url: str, session: BrowserSession
     with FakeProvider(policy) as fp:
         model = load_model("openai:fake", base_url=fp.base_url)
         result = await run_task(Task(goal, url), model=model, session=session,
-                                config=AgentConfig(max_steps=len(policy.steps) + 2), out=out)
+                                config=AgentConfig(max_steps=len(policy.steps) + policy.patience + 2),
+                                out=out)
         await model.aclose()
     steps = read_steps(out)
     assert result.status == "finished", (result, [s.note for s in steps])
@@ -474,11 +476,12 @@ async def test_run_task_click_beside_a_pdf_is_no_change(browser: BrowserSession,
 
 async def test_run_task_drags_a_streamlit_slider(browser: BrowserSession, streamlit: str,
                                                  tmp_path: Path) -> None:
-    # Streamlit's primary red fills the slider's track up to its thumb: the rightmost red.
-    red = (255, 75, 75)
+    # Streamlit's red fills the slider's track up to its thumb: the rightmost red is the thumb.
+    red = (197, 57, 72)
     look = Look("drag(start_box='({x},{y})', end_box='({x2},{y})')", red, (0, 0.2, 1, 0.5),
                 pick="right", shift=120)
     policy = ColourPolicy([look], lambda _: "dragged")
     steps, _ = await run(policy, "more vehicles", streamlit, browser, tmp_path)
-    assert steps[0].outcome == "changed", steps[0].note
-    assert "socket" in steps[0].details["settle"]["held"], steps[0].details
+    drag = next(s for s in steps if s.action and s.action["name"] == "drag")
+    assert drag.outcome == "changed", drag.note
+    assert "socket" in drag.details["settle"]["held"], drag.details
