@@ -71,6 +71,8 @@ async def measure(name: str, url: str, session: BrowserSession, steps: int) -> d
                        config=AgentConfig(max_steps=steps + 2), out=Path(tmp))
         await model.aclose()
         records = read_steps(Path(tmp))
+    for r in records:  # what each step was told, to read the counts below by
+        print(f"  {name} step {r.step}: {r.outcome}: {r.note[:160]}", file=sys.stderr)
     acting = [r for r in records if "settle" in r.stage_seconds]
     return {
         "steps": len(records),
