@@ -88,7 +88,7 @@ def test_out_that_is_a_file_or_unwritable(webfovea: Call, tmp_path: Path) -> Non
     locked.mkdir(mode=0o500)
     cases = [(a_file, "is an existing file"), (a_file / "sub", "is a file")]
     if os.geteuid() != 0:  # root writes anywhere
-        cases.append((locked / "run", "is not writable"))
+        cases.append((locked / "run", "cannot be created or written (Permission denied)"))
     for out, words in cases:
         code, stderr = webfovea(_run_args("--out", str(out), out))
         assert code == 2 and words in stderr and stderr.count("\n") == 1, stderr

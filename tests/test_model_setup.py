@@ -13,8 +13,9 @@ import pytest
 from webfovea.calibrate import COLOURS, MARKERS
 from webfovea.cli import build_parser
 from webfovea.config import AgentConfig, SmartResize
-from webfovea.errors import ConfigError
+from webfovea.errors import ConfigError, ModelError
 from webfovea.models.preflight import preflight
+from webfovea.models.retry import RetryPolicy
 from webfovea.options import RunFlags, flags_from
 from webfovea.profiles import ConfigFile, builtin_profiles, load_config, resolve
 from webfovea.testing import FakeProvider
@@ -120,21 +121,27 @@ def fp() -> Iterator[FakeProvider]:
         yield provider
 
 
-def test_preflight_names_each_base_url_mistake(fp: FakeProvider, clean_env: None) -> None:
+async def test_preflight_names_each_base_url_mistake(fp: FakeProvider, clean_env: None) -> None:
     root = fp.anthropic_base_url  # http://127.0.0.1:PORT, no /v1
-    assert "answers and serves served-a" in preflight("openai:served-a", fp.base_url)
+
+    async def said(spec: str, url: str | None) -> str:
+        checked = await preflight(spec, url)
+        return checked.said if checked else ""
+
+    assert "answers and serves served-a" in await said("openai:served-a", fp.base_url)
     with pytest.raises(ConfigError, match=r"is missing /v1.*use http://127\.0\.0\.1:\d+/v1"):
-        preflight("openai:served-a", root)
+        await preflight("openai:served-a", root)
     with pytest.raises(ConfigError, match="has /v1 twice"):
-        preflight("openai:served-a", f"{root}/v1/v1")
+        await preflight("openai:served-a", f"{root}/v1/v1")
     with pytest.raises(ConfigError, match="which the Anthropic SDK adds itself"):
-        preflight("anthropic:served-a", f"{root}/v1")
-    assert "serves served-a" in preflight("anthropic:served-a", root)
+        await preflight("anthropic:served-a", f"{root}/v1")
+    assert "serves served-a" in await said("anthropic:served-a", root)
     with pytest.raises(ConfigError, match=r"'nope' is not served.*served-a, served-b"):
-        preflight("openai:nope", fp.base_url)
-    with pytest.raises(ConfigError, match="cannot reach"):
-        preflight("openai:served-a", "http://127.0.0.1:9/v1")
-    assert preflight("oracle", None) == ""  # nothing to check for the built-in policies
+        await preflight("openai:nope", fp.base_url)
+    quick = RetryPolicy(max_attempts=2, base_delay=0.01, max_delay=0.02)
+    with pytest.raises(ModelError, match=r"cannot reach .* after 2 attempt\(s\)"):
+        await preflight("openai:served-a", "http://127.0.0.1:9/v1", policy=quick)
+    assert await preflight("oracle", None) is None  # nothing to check for the built-in policies
 
 
 def test_run_fails_before_the_browser_on_a_missing_v1(fp: FakeProvider, tmp_path: Path) -> None:

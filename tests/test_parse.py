@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webfovea.actions import DIRECTIONS, REGISTRY, Action, ActionSpec, ArgSpec, ArgValue, Point
+from webfovea.actions import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
 from webfovea.errors import ParseError
 from webfovea.hotkeys import blacklisted
 from webfovea.keys import key_names, to_playwright
@@ -47,7 +47,7 @@ def call_with_samples(spec: ActionSpec) -> str:
     return f"{spec.name}({', '.join(f'{a.name}={SAMPLE[a.kind][0]}' for a in spec.args)})"
 
 
-@pytest.mark.parametrize("spec", REGISTRY.values(), ids=list(REGISTRY))
+@pytest.mark.parametrize("spec", TEXT_ACTIONS.values(), ids=list(TEXT_ACTIONS))
 def test_every_registry_action_parses_from_its_signature(spec: ActionSpec) -> None:
     parsed = parse_reply(f"Thought: try {spec.name}\nAction: {call_with_samples(spec)}")
     assert parsed.thought == f"try {spec.name}"
@@ -211,7 +211,7 @@ def test_missing_action_says_what_a_valid_reply_looks_like() -> None:
 def test_an_unknown_action_lists_every_valid_name() -> None:
     message = error_of("Action: navigate(url='https://example.com')")
     assert "unknown action `navigate`" in message
-    assert all(name in message for name in REGISTRY)
+    assert all(name in message for name in TEXT_ACTIONS)
 
 
 @pytest.mark.parametrize(
@@ -233,7 +233,7 @@ def test_argument_errors_name_the_problem_and_show_the_signature(reply: str, exp
     message = error_of(reply)
     assert expected in message
     name = reply.removeprefix("Action: ").split("(")[0]
-    assert message.endswith(f"Write it as `Action: {REGISTRY[name].signature}`.")
+    assert message.endswith(f"Write it as `Action: {TEXT_ACTIONS[name].signature}`.")
 
 
 def test_an_action_line_without_a_name_shows_the_reply_format() -> None:
@@ -245,7 +245,7 @@ def test_an_action_line_without_a_name_shows_the_reply_format() -> None:
 def test_a_bad_direction_is_refused_and_case_is_forgiven() -> None:
     message = error_of("Action: scroll(start_box='(1,1)', direction='sideways')")
     assert "direction must be one of up, down, left, right, not `sideways`" in message
-    assert REGISTRY["scroll"].signature in message
+    assert TEXT_ACTIONS["scroll"].signature in message
     action = action_of("Action: scroll(start_box='(1,1)', direction=' UP ')")
     assert action.text("direction") == "up"
 
@@ -379,7 +379,7 @@ def test_pathological_replies_are_handled_in_linear_time(reply: str) -> None:
 
 
 def assert_valid(parsed: ParsedReply) -> None:
-    spec = REGISTRY[parsed.action.name]
+    spec = TEXT_ACTIONS[parsed.action.name]
     assert set(parsed.action.args) == set(spec.arg_names)
     assert not TOKEN_SHAPE.search(parsed.thought)
     for arg in spec.args:
@@ -408,8 +408,8 @@ FRAGMENTS = [
     "Action:", "Thought:", "Observation:", "**", "`", "```", ";", "\n", " ", "(", ")", "[", "]",
     "'(", ")'", "'", '"', ",", "=", "\\", "\\n", "0", "1", "10.6", "-3", "1e9", "down", "Ctrl+A",
     "<|eot_id|>", "<|im_end|>", "<|box_start|>", "<|box_end|>", "</s>", "<|", "|>", "</think>",
-    *(f"{name}(" for name in REGISTRY),
-    *(f"{arg.name}=" for spec in REGISTRY.values() for arg in spec.args),
+    *(f"{name}(" for name in TEXT_ACTIONS),
+    *(f"{arg.name}=" for spec in TEXT_ACTIONS.values() for arg in spec.args),
 ]
 
 
@@ -448,7 +448,7 @@ def value_strategy(arg: ArgSpec) -> st.SearchStrategy[ArgValue]:
 
 @st.composite
 def actions(draw: st.DrawFn) -> Action:
-    spec = draw(st.sampled_from(list(REGISTRY.values())))
+    spec = draw(st.sampled_from(list(TEXT_ACTIONS.values())))
     return Action(spec.name, {a.name: draw(value_strategy(a)) for a in spec.args})
 
 

@@ -23,7 +23,9 @@ from playwright.async_api import Page, expect
 
 import viewer_helpers as helpers
 from viewer_helpers import BAIT, HELP, REVEAL, click, reply, reveal_policy, search_policy
+from webfovea.bench.charts import bins
 from webfovea.browser.session import BrowserSession
+from webfovea.outcomes import Rate
 from webfovea.testing import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 
@@ -140,12 +142,14 @@ async def test_index_sorts_filters_and_charts(browser: BrowserSession, runs: Pat
         assert await shown_ids(page) == ["search"]
         assert "1 of 3 tasks shown" in await page.get_by_role("status").inner_text()
 
-        by_tag = page.locator("svg[aria-label='Success by tag (± standard error)']")
+        by_tag = page.locator("svg[aria-label='Success by tag (95% interval)']")
         labels = await by_tag.locator("text").all_text_contents()
-        # At 2/2 and 0/1 the standard error is 0: the Wilson interval is shown instead.
-        assert "shop" in labels and "100% (95% CI 34%–100%) (2/2)" in labels
-        assert "0% (95% CI 0%–79%) (0/1)" in labels
-        assert XSS_TAG in labels  # the tag's markup drawn as text
+        # Each rate with its Wilson interval, honest also at 2/2 and 0/1.
+        assert "shop" in labels and "100% (34–100%) 2/2" in labels
+        assert "0% (0–79%) 0/1" in labels
+        # The tag's markup drawn as text, cut to the label column; the whole of it its tooltip.
+        assert any(t.endswith("…") and XSS_TAG.startswith(t[:-1]) for t in labels), labels
+        assert XSS_TAG in await by_tag.locator("g > title").all_text_contents()
         assert re.search(r"tokens [\d,]+ in / [\d,]+ out", await page.locator(".headline").inner_text())
         assert problems == []
 
@@ -297,7 +301,9 @@ async def test_folder_index_lists_every_run(browser: BrowserSession, runs: Path,
         assert by_name["a"][1] == "bench" and by_name["single"][1] == "task"
         assert by_name["b"][2] == "openai:fake-vlm"
         assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d", by_name["b"][3])
-        assert by_name["b"][5] == "67% ± 27% (2/3)" and by_name["a"][5] == "0% (95% CI 0%–56%) (0/3)"
+        # Each success with its Wilson interval, named in the cell (no unexplained ±).
+        assert by_name["b"][5] == "67% (95% CI 21–94%) 2/3"
+        assert by_name["a"][5] == "0% (95% CI 0–56%) 0/3"
         assert re.match(r"[\d,]+ / [\d,]+$", by_name["b"][7])  # tokens in / out
         await page.get_by_role("button", name="success").click()
         await page.get_by_role("button", name="success").click()
@@ -327,10 +333,10 @@ def test_score_and_compare_draw_their_numbers(runs: Path, tmp_path: Path) -> Non
     texts = chart_texts(tmp_path / "b.svg")
     correct, n = scored["success"]["correct"], scored["success"]["n"]
     assert (correct, n) == (2, 3)  # reveal and search right, the xss task's answer wrong
-    assert any(t.startswith(f"{100 * correct / n:.0f}% ± ") and t.endswith(f"({correct}/{n})")
-               for t in texts), texts
+    low, high = Rate(correct, n).interval or (0, 0)
+    assert f"{100 * correct / n:.0f}% ({100 * low:.0f}–{100 * high:.0f}%) {correct}/{n}" in texts
     assert {"shop", "easy"} <= set(texts)
-    assert "100% (95% CI 21–100) (1/1)" in texts  # tag "easy": an interval, not "± 0"
+    assert "100% (21–100%) 1/1" in texts  # tag "easy": an interval, not "± 0"
     # The tag's markup drawn as text, shortened to the label width.
     assert any(t.endswith("…") and XSS_TAG.startswith(t[:-1]) and len(t) > 20 for t in texts)
 
@@ -366,3 +372,76 @@ async def test_every_page_keeps_recorded_markup_as_text(browser: BrowserSession,
         for recorded in (XSS_TASK, XSS_THOUGHT, XSS_ANSWER):
             assert recorded in text, recorded
         assert problems == []
+
+
+# -- the charts say what they show, and show all of it (issue 21, item 11) ------------------------
+
+# Each text of each chart, with whether its box lies inside the chart's box (drawn, not cut).
+TEXT_BOXES = """svgs => svgs.flatMap((chart) => {
+  const box = chart.getBoundingClientRect();
+  return [...chart.querySelectorAll("text")].map((t) => {
+    const r = t.getBoundingClientRect();
+    const inside = r.left >= box.left - 0.5 && r.right <= box.right + 0.5
+      && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5;
+    return [chart.getAttribute("aria-label") || "", t.textContent, inside];
+  });
+})"""
+EDGES = re.compile(r"^(-?[\d.]+)–(-?[\d.]+)( s)?$")
+
+
+def assert_readable_bins(labels: list[str]) -> None:
+    """Histogram labels: distinct, each bin's two edges different, one bin's end the next's
+    start."""
+    edges = [EDGES.match(label) for label in labels]
+    assert labels and all(edges), labels
+    pairs = [(m.group(1), m.group(2)) for m in edges if m]
+    assert all(a != b for a, b in pairs) and len(set(labels)) == len(labels), labels
+    assert all(pairs[i][1] == pairs[i + 1][0] for i in range(len(pairs) - 1)), labels
+
+
+async def test_report_charts_fit_their_panels_and_name_the_interval(browser: BrowserSession,
+                                                                   runs: Path) -> None:
+    report = runs / "b" / "report.html"  # as the bench wrote it
+    async with opened(browser, report) as (page, problems):
+        charts = page.locator(".charts svg.chart")
+        assert await charts.count() >= 4
+        boxes = await charts.evaluate_all(TEXT_BOXES)
+        cut = [(chart, text) for chart, text, inside in boxes if not inside]
+        assert cut == [], cut
+        titles = await page.locator(".charts figcaption").all_text_contents()
+        assert "Success by site (95% interval)" in titles and "Success by tag (95% interval)" in titles
+        assert not any("standard error" in t for t in titles), titles
+        times = [text for chart, text, _ in boxes if chart == "Time per task"]
+        assert_readable_bins(times[::2])  # each bar: its label, then its count
+        assert problems == []
+
+
+async def test_score_chart_fits_when_drawn(browser: BrowserSession, runs: Path,
+                                           tmp_path: Path) -> None:
+    chart = tmp_path / "b.svg"
+    webfovea("score", str(runs / "b"), "--chart", str(chart))
+    texts = chart_texts(chart)
+    assert "Success by tag (95% interval)" in texts and not any("standard error" in t for t in texts)
+    context = await browser.browser.new_context()
+    try:
+        page = await context.new_page()
+        await page.goto(chart.as_uri())
+        boxes = await page.locator("svg").evaluate_all(TEXT_BOXES)
+    finally:
+        await context.close()
+    cut = [text for _, text, inside in boxes if not inside]
+    assert cut == [], cut
+    start = texts.index("Time per task") + 1
+    assert_readable_bins(texts[start:][::2])
+
+
+def test_histogram_bins_are_round_and_distinct() -> None:
+    close = bins([4.1, 4.3, 4.6, 6.2, 6.4])  # narrow: the old bins read "4–4", "6–6"
+    assert close == [("4.0–4.5", 2), ("4.5–5.0", 1), ("5.0–5.5", 0), ("5.5–6.0", 0),
+                     ("6.0–6.5", 2)]
+    assert bins([3.0, 3.0]) == [("3.0–3.5", 2)]
+    assert bins([1, 95]) == [("0–20", 1), ("20–40", 0), ("40–60", 0), ("60–80", 0), ("80–100", 1)]
+    assert bins([0.0031, 0.0052]) == [(f"{a:.4f}–{a + 0.0005:.4f}", int(a in (0.003, 0.005)))
+                                      for a in (0.003, 0.0035, 0.004, 0.0045, 0.005)]
+    for labels in (close, bins([2.04, 2.05, 2.06]), bins([0, 0]), bins([12.5, 480.0])):
+        assert_readable_bins([label for label, _ in labels])

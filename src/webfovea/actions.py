@@ -44,6 +44,9 @@ class ActionSpec:
     holds_pointer: bool = False  # the mouse stays: its effect may be only a tooltip
     scrolls: bool = False  # moves a view; repeated without effect it is one circuit
     types: bool = False  # types its content; a trailing \n presses Enter
+    # Offered by the text prompt (and read by its parser, and the tools dialect's default
+    # set); False for what only a native protocol asks for (Anthropic's zoom).
+    in_text_prompt: bool = True
 
     @property
     def signature(self) -> str:
@@ -118,6 +121,14 @@ _SPECS: tuple[ActionSpec, ...] = (
         "observe",
         observes=True,
     ),
+    ActionSpec(
+        "zoom",
+        (ArgSpec("start_box", "point", "(x1,y1)"), ArgSpec("end_box", "point", "(x2,y2)")),
+        "return the region between the two corners as an image at the page's full resolution",
+        "observe",
+        observes=True,
+        in_text_prompt=False,
+    ),
     ActionSpec("go_back", (), "go back to the previous page", "go_back"),
     ActionSpec("reload", (), "reload the page (small budget)", "reload"),
     ActionSpec("wait", (), "wait for the page to settle", "wait"),
@@ -126,6 +137,8 @@ _SPECS: tuple[ActionSpec, ...] = (
 )
 
 REGISTRY: Mapping[str, ActionSpec] = {s.name: s for s in _SPECS}
+# The action set the text prompt offers and its parser reads (the closed set a model is told of).
+TEXT_ACTIONS: Mapping[str, ActionSpec] = {s.name: s for s in _SPECS if s.in_text_prompt}
 
 
 @dataclass(frozen=True)
@@ -195,4 +208,4 @@ def _num(v: float) -> str:
 
 def action_space_text() -> str:
     """The action space as the prompt shows it, one line per action."""
-    return "\n".join(f"{s.signature}  # {s.summary}" for s in _SPECS)
+    return "\n".join(f"{s.signature}  # {s.summary}" for s in TEXT_ACTIONS.values())

@@ -9,19 +9,18 @@ from pathlib import Path
 
 from . import events, feedback
 from .browser import fingerprint
-from .browser.capture import Screen, capture, visible_text
+from .browser.capture import Screen, capture, png_size, visible_text
 from .browser.domain_lock import DomainLock
 from .browser.errors import translated
 from .browser.executor import Executor, safe_execute
 from .browser.session import BrowserSession, Tabs
 from .config import AgentConfig
-from .errors import BrowserError, PageTimeout, ParseError, TimeLimit, WebfoveaError
+from .dialects import make_dialect
+from .dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
+from .errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
 from .geometry import model_space
 from .guard import Guard
-from .models.base import Model, ModelReply, ModelRequest, SentImage, Usage
-from .models.sent import sent_summary
-from .parse import parse_reply
-from .prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
+from .models.base import Model, SentImage, Usage
 from .rundir import TrajectoryWriter
 from .snapshot.session import SiteSession
 from .stages import Stages, stage
@@ -30,15 +29,24 @@ from .text import well_formed
 from .trajectory import ResultRecord, StepRecord, UsageRecord
 
 
-async def run_task(task: Task, *, model: Model, session: BrowserSession, config: AgentConfig,
-                   out: Path, tabs: Tabs | None = None) -> ResultRecord:
+async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect | None = None,
+                   session: BrowserSession, config: AgentConfig, out: Path,
+                   tabs: Tabs | None = None) -> ResultRecord:
     """Run one task to a named status; writes ``out`` (DESIGN's run directory) as it goes.
 
-    ``tabs``: a page the caller already opened on the task and keeps (MiniWoB runs a task's
-    episodes one after another in one page); it is neither opened, locked nor closed here."""
+    Exactly one of ``model`` (asked through ``config.dialect``) and ``dialect`` (a ready one,
+    e.g. the MCP server's bridge; the caller closes it). ``tabs``: a page the caller already
+    opened on the task and keeps (MiniWoB runs a task's episodes one after another in one
+    page); it is neither opened, locked nor closed here."""
+    if dialect is not None and model is None:
+        speaker, name = dialect, dialect.name
+    elif model is not None and dialect is None:
+        speaker, name = make_dialect(model, config), model.name
+    else:
+        raise TypeError("run_task takes exactly one of model= and dialect=")
     own = tabs is None
     writer = TrajectoryWriter(out)
-    result = ResultRecord(task=task.instruction, url=task.url, task_id=task.id, model=model.name,
+    result = ResultRecord(task=task.instruction, url=task.url, task_id=task.id, model=name,
                           config=_jsonable(config))
     writer.write_result(result)
     guard = Guard(config)
@@ -56,7 +64,11 @@ async def run_task(task: Task, *, model: Model, session: BrowserSession, config:
                                                  downstream=await site.attach(tabs))
                 await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
                                 settle_cap=config.settle_cap)
-            await _Run(task, model, tabs, guard, lock, writer, result).loop()
+            try:
+                await _Run(task, speaker, tabs, guard, lock, writer, result).loop()
+            finally:
+                if dialect is None:
+                    await speaker.aclose()
     except WebfoveaError as e:
         result.status, result.error = e.status, str(e)
         if lock and lock.blocked:  # e.g. an entry URL that redirects off the site
@@ -84,15 +96,14 @@ class _Run:
     """One task's loop state; each method is one stage of a step."""
 
     task: Task
-    model: Model
+    dialect: Dialect
     tabs: Tabs
     guard: Guard
     lock: DomainLock | None  # None on a page the caller opened (and guards)
     writer: TrajectoryWriter
     result: ResultRecord
-    history: list[HistoryItem] = field(default_factory=list)
-    shown: list[Shown] = field(default_factory=list)
     note: str = ""
+    results: tuple[ActionResult, ...] = ()  # the last decision's, answered by the dialect
     usage: Usage = field(default_factory=Usage)
 
     def __post_init__(self) -> None:
@@ -146,34 +157,43 @@ class _Run:
         with stage("prompt"):
             space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
             sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
-            coords = coordinate_text(space, sent.width, sent.height, self.config.coords)
-            oldest = first_shown(step, self.config)
-            self.shown = [s for s in [*self.shown, Shown(step, sent, coords)] if s.step >= oldest]
-            request = build_request(task=self.task.instruction, config=self.config,
-                                    history=self.history, shown=self.shown, note=self.note)
+        obs = Observation(step, self.task.instruction, sent, space, screen.page, screen.url,
+                          self.note, self.results)
         record = StepRecord(step=step, started_at=time.time(), url=screen.url, title=screen.title,
                             screenshot=self.writer.screen_path(step),
                             sent_size=(screen.sent.width, screen.sent.height),
                             page_size=(screen.page.width, screen.page.height),
                             model_size=(space.width, space.height))
-        t_model = time.monotonic()
-        reply = await self.ask(request)
-        record.model_seconds = time.monotonic() - t_model
-        record.raw_reply, record.usage = reply.text, self.usage_record(reply.usage)
-        record.request = sent_summary(request)
-        # What the viewer shows as sent: this step's own prompt text, and which steps'
-        # screenshots rode along (by step number: the images are in screens/, not copied).
-        record.request.update(image_steps=[s.step for s in self.shown],
-                              turn_text=request.turns[-1].text if request.turns else "")
-        note = await self.act(reply.text, record, screen)
-        note.text = well_formed(note.text)  # page text (a dialog's, an element's) rides in it
-        record.note, record.outcome = note.text, note.outcome
-        record.guardrail, record.frame, record.details = note.guardrail, note.frame, note.details
+        decision = await self.dialect.decide(obs, timeout=self.guard.remaining())
+        self.usage.add(decision.usage)
+        record.model_seconds = decision.model_seconds
+        record.raw_reply, record.usage = decision.raw, self.usage_record(decision.usage)
+        record.request = decision.request_summary
+        record.thought, record.stripped = decision.thought, list(decision.stripped)
+        if self.confirmation_needed(decision, record):
+            self.results = ()
+        else:
+            self.results = await self.act(decision, record, screen)
         record.harness_seconds = time.monotonic() - t0 - record.model_seconds
-        self.history.append(HistoryItem(step, record.thought, record.action_source or "(none)",
-                                        note.text))
-        self.note = note.text
+        self.note = record.note if len(self.results) < 2 else batch_note(self.results)
         return record
+
+    def confirmation_needed(self, decision: Decision, record: StepRecord) -> bool:
+        """A vendor's safety check: the task stops unless the user acknowledged them all
+        (``--acknowledge-safety-checks``); either way the checks are recorded."""
+        checks = [asdict(c) for c in decision.safety_checks]
+        if not checks:
+            return False
+        if self.config.acknowledge_safety_checks:
+            record.acknowledged_safety_checks = checks
+            return False
+        said = "; ".join(f"{c.code}: {c.message}" for c in decision.safety_checks)
+        self.result.status, self.result.safety_checks = "needs_confirmation", checks
+        self.result.error = (f"the provider asked for confirmation ({said}); rerun with "
+                             "--acknowledge-safety-checks to acknowledge such checks")
+        record.note, record.outcome = f"Stopped for confirmation: {said}", "refused"
+        record.guardrail = "safety_check"
+        return True
 
     async def capture(self) -> Screen:
         """The screen; a page too busy to paint (an endless ``confirm()`` loop, a spinning
@@ -192,23 +212,54 @@ class _Run:
             cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens)
         return UsageRecord(**asdict(usage), cost=cost)
 
-    async def ask(self, request: ModelRequest) -> ModelReply:
-        """One model call (with the client's retries), bounded by the task's remaining time."""
-        reply = await self.model.complete(request, timeout=self.guard.remaining())
-        self.usage.add(reply.usage)
-        return reply
+    async def act(self, decision: Decision, record: StepRecord,
+                  screen: Screen) -> tuple[ActionResult, ...]:
+        """Guard and execute the decision's calls in order; the first refusal or failure stops
+        the batch (the rest are answered as not executed). The first call fills the step's
+        own fields; a native dialect's calls are all listed in ``record.calls``."""
+        if decision.parse_error is not None and not decision.calls:
+            record.parse_error = decision.parse_error
+            record.note, record.outcome = well_formed(decision.parse_error), "parse_error"
+            return ()
+        results: list[ActionResult] = []
+        stopped: str | None = None
+        for index, call in enumerate(decision.calls):
+            if stopped is not None:
+                results.append(skipped(call, stopped))
+                record.calls.append(_skipped_entry(results[-1], call))
+                continue
+            note = await self.perform(call, screen)
+            note.text = well_formed(note.text)  # page text (a dialog's, an element's) rides in it
+            if index == 0:
+                self.fill(record, call, note)
+            results.append(ActionResult(call.call_id, call.action, note.text, note.outcome,
+                                        note.outcome in FAILED, True, note.guardrail,
+                                        _image(note.image)))
+            record_call(record, call, note)
+            if note.outcome in FAILED:
+                stopped = "refused" if note.outcome == "refused" else "failed"
+            elif self.result.status != "running":
+                stopped = "the end of the task"
+        if not any(c.native for c in decision.calls):
+            record.calls = []  # the text dialect: the step's own fields say it all
+        return tuple(results)
 
-    async def act(self, text: str, record: StepRecord, screen: Screen) -> feedback.Note:
-        """Parse the reply, apply the guardrails, execute; returns the note for the model."""
-        try:
-            with stage("parse"):
-                parsed = parse_reply(text)
-        except ParseError as e:
-            record.parse_error = str(e)
-            return feedback.Note("parse_error", str(e))
-        action = parsed.action
-        record.thought, record.stripped = parsed.thought, list(parsed.stripped)
-        record.action, record.action_source = action.to_json(), action.source()
+    def fill(self, record: StepRecord, call: Call, note: feedback.Note) -> None:
+        if call.action is not None:
+            record.action, record.action_source = call.action.to_json(), call.action.source()
+        if call.action is None and call.guardrail is None:
+            record.parse_error = call.error
+        record.note, record.outcome = note.text, note.outcome
+        record.guardrail, record.frame, record.details = note.guardrail, note.frame, note.details
+        record.page_points = list(note.page_points)
+
+    async def perform(self, call: Call, screen: Screen) -> feedback.Note:
+        """One call through the guardrails and the executor; returns the note for the model."""
+        if call.guardrail is not None:
+            return feedback.refused(call.guardrail, call.error or "Refused.")
+        action = call.action
+        if action is None:
+            return feedback.Note("parse_error", call.error or "The call could not be read.")
         refusal = self.guard.check(action)
         if refusal is not None:
             return feedback.refused(refusal.guardrail, refusal.note)
@@ -217,7 +268,6 @@ class _Run:
         blocked_before = len(self.lock.blocked) if self.lock else 0
         with stage("execute"):
             note = await safe_execute(self.executor, action, screen)
-        record.page_points = list(note.page_points)
         if self.lock and len(self.lock.blocked) > blocked_before:
             note.guardrail = note.guardrail or "domain_lock"
         escalation = self.guard.after(action, note.outcome, note.page_points)
@@ -241,6 +291,44 @@ class _Run:
             return feedback.Note("answer", "Finished without an answer.")
         result.status, result.answer = "finished", content
         return feedback.Note("answer", "Answer recorded.")
+
+
+FAILED = ("refused", "error", "parse_error")  # outcomes that stop a batch
+
+
+def _image(png: bytes | None) -> SentImage | None:
+    if png is None:
+        return None
+    size = png_size(png)
+    return SentImage(png, size.width, size.height)
+
+
+def skipped(call: Call, why: str) -> ActionResult:
+    return ActionResult(call.call_id, call.action, NOT_EXECUTED.format(why=why), "unknown",
+                        error=True, executed=False)
+
+
+def record_call(record: StepRecord, call: Call, note: feedback.Note) -> None:
+    record.calls.append({
+        "call_id": call.call_id, "native": call.native,
+        "action": call.action.to_json() if call.action else None,
+        "action_source": call.action.source() if call.action else "",
+        "error": call.error, "note": note.text, "outcome": note.outcome, "executed": True,
+        "guardrail": note.guardrail, "page_points": [list(p) for p in note.page_points]})
+
+
+def _skipped_entry(result: ActionResult, call: Call) -> dict[str, object]:
+    return {"call_id": call.call_id, "native": call.native,
+            "action": call.action.to_json() if call.action else None,
+            "action_source": call.action.source() if call.action else "",
+            "error": call.error, "note": result.note, "outcome": result.outcome,
+            "executed": False, "guardrail": None, "page_points": []}
+
+
+def batch_note(results: tuple[ActionResult, ...]) -> str:
+    """The notes of a batch as one text (what a dialect without per-call results reads)."""
+    return " ".join(f"[{i}] {(r.action.source() if r.action else 'call')}: {r.note}"
+                    for i, r in enumerate(results, 1))
 
 
 def _jsonable(config: AgentConfig) -> dict[str, object]:

@@ -38,7 +38,8 @@ def cmd_check(ns: argparse.Namespace) -> int:
     settings = argparse.Namespace(model=ns.model, base_url=ns.base_url, config=ns.config,
                                   coords=None, image_cap=None, history=None)
     resolved = profiles.apply(settings)
-    print(f"pre-flight: {preflight(resolved.model, resolved.base_url) or 'no endpoint to check'}")
+    checked = asyncio.run(preflight(resolved.model, resolved.base_url))
+    print(f"pre-flight: {checked.said if checked else 'no endpoint to check'}")
     cap = resolved.image_cap if resolved.image_cap.lower() != "none" else "1440x810"
     size = Size.parse(ns.size or cap, flag="--size")
     model = load_model(resolved.model, base_url=resolved.base_url)

@@ -2,7 +2,8 @@
 
 Building the parser imports only the option modules; each command's handler imports what it
 runs when it is called, so ``--help``, ``view`` or ``score`` never load the browser, the model
-SDKs or Ray (about half of the start-up of every ``webfovea`` process).
+SDKs or Ray (about half of the start-up of every ``webfovea`` process). The text ``--help``
+shows is ``ABOUT`` and ``EXAMPLES``, written for users.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import check_cli, cost_cli, inputs, interrupts, live
+from . import __version__, check_cli, cost_cli, inputs, interrupts, live
 from .bench import cli as bench_cli
 from .errors import WebfoveaError, error_exit, exit_code
 from .interrupts import Interrupted
@@ -32,10 +33,39 @@ if TYPE_CHECKING:
 
 Command = Callable[[argparse.Namespace], int]
 
+ABOUT = """\
+webfovea drives a real Chromium for a vision-based web agent: the model sees screenshots
+and answers with one action in pixel coordinates; webfovea parses it, carries it out on the
+page, tells the model what changed, and keeps the run inside guardrails (step and time
+budgets, the site's domain). Every run leaves a run directory you can score and view."""
+
+EXAMPLES = """\
+common commands (one example each):
+  webfovea demo                                    try it offline: the built-in policy on a
+                                                   few tasks of the bundled site suite
+  webfovea run --url https://example.com --task "What is the page's heading?" \\
+      --model openai:gpt-4o                        one task (OPENAI_API_KEY in the environment)
+  webfovea check --model openai:gpt-4o             is the endpoint, key and model right?
+  webfovea bench tasks.jsonl --out runs/b1 --model anthropic:claude-opus-4-6 --workers 2
+                                                   a task file, scored, resumable (--resume)
+  webfovea score runs/b1                           the success rate, by site and tag
+  webfovea view runs/b1                            an HTML report of a run, step by step
+  webfovea compare runs/b1 runs/b2                 two runs, task by task
+  webfovea suite run --model openai:gpt-4o --workers 2
+                                                   the offline site suite, scored
+
+Each command has its own help: webfovea run --help.
+Exit codes: 0 answered, 1 no answer, 2 usage or configuration error, 3 model unreachable
+after retries, 4 site or browser failure.
+Documentation: the docs/ folder of the webfovea source (a site: make docs) and README.md;
+exit codes, the endpoint check before a run, --no-preflight: docs/exit-codes-and-preflight.md."""
+
 
 def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     """The parser and the handler of each subcommand (feature packages register their own)."""
-    parser = argparse.ArgumentParser(prog="webfovea", description=__doc__)
+    parser = argparse.ArgumentParser(prog="webfovea", description=ABOUT, epilog=EXAMPLES,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"webfovea {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     commands: dict[str, Command] = {"run": cmd_run, "demo": cmd_demo, "calibrate": cmd_calibrate}
     run = sub.add_parser("run", help="run one task")
@@ -75,8 +105,9 @@ async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
     check_snapshot(options.agent.site)
     model = load_model(options.model, base_url=options.base_url,
                        host_rules=options.browser.host_rules)
-    preflight_or_skip(options.model, options.base_url, skip=not options.preflight)
     try:
+        await preflight_or_skip(options.model, options.base_url,
+                                time_limit=options.agent.time_limit, skip=not options.preflight)
         async with BrowserSession(options.browser) as session:
             return await run_task(task, model=model, session=session, config=options.agent,
                                   out=out)
@@ -103,7 +134,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
     from .task import Task
 
     inputs.check_run(ns)
-    out = ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S")
+    out = inputs.out_dir(ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S"))
     task = Task(instruction=ns.task, url=ns.url)
     options = RunFlags(**flags_from(ns)).options()  # every flag checked before anything runs
     with live.step_view(live.view_for(ns)):
@@ -128,7 +159,7 @@ def cmd_demo(ns: argparse.Namespace) -> int:
     from .task import Task
     from .testing.local_server import LocalServer
 
-    out = ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S")
+    out = inputs.out_dir(ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S"))
     if ns.scripted:
         options = RunFlags(model=f"scripted:{demo.replies_file()}").options()
         with LocalServer(demo.root()) as server:

@@ -92,6 +92,9 @@ class AgentConfig:
     max_tokens: int = 1024
     price: Price | None = None  # USD per million tokens; None: cost "unknown"
     site: SiteOptions = field(default_factory=SiteOptions)  # live, or recording/replaying a site snapshot
+    dialect: str = "text"  # how the model is asked (webfovea.dialects); the profile's or --dialect
+    dialect_version: str | None = None  # a native protocol's tool version (None: the dialect's)
+    acknowledge_safety_checks: bool = False  # else a vendor's safety check ends needs_confirmation
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:

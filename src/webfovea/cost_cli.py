@@ -109,11 +109,16 @@ def report_lines(tasks: list[TaskRun], totals: dict[str, list[LayoutCost]], pric
     recorded = [sum(t.recorded[i] for t in tasks) for i in range(4)]
     costs = [t.recorded_cost for t in tasks]
     known = None if any(c is None for c in costs) else sum(c or 0.0 for c in costs)
+    repriced = price.cost(input_tokens=recorded[0], output_tokens=recorded[3],
+                          cache_read_tokens=recorded[1], cache_write_tokens=recorded[2])
     lines = [f"{len(tasks)} task(s), {steps} step(s); price per million tokens: input "
              f"${price.input:g}, output ${price.output:g}, cache read ${price.cache_read:g}, "
              f"cache write ${price.cache_write:g}",
              f"recorded: {recorded[0]} input, {recorded[1]} cache-read, {recorded[2]} "
-             f"cache-write, {recorded[3]} output tokens; recorded cost {cost_text(known)}"]
+             f"cache-write, {recorded[3]} output tokens; recorded cost {cost_text(known)}",
+             # Whatever the dialect, what the provider reported, cache reads and writes
+             # each at their own rate.
+             f"recorded tokens at this price: ${repriced:.4f}"]
     per_step: dict[str, float] = {}
     for layout, results in totals.items():
         cost = sum(r.input_cost for r in results)

@@ -19,6 +19,7 @@ TaskStatus = Literal[
     "gave_up",
     "harness_error",  # an unexpected exception inside webfovea: a bug to report
     "interrupted",  # the user stopped the run (Ctrl-C, SIGTERM)
+    "needs_confirmation",  # a vendor's safety check the user did not acknowledge
 ]
 
 
@@ -81,6 +82,7 @@ EXIT_CODES: dict[TaskStatus | str, int] = {
     "step_limit": 1,
     "time_limit": 1,
     "gave_up": 1,
+    "needs_confirmation": 1,
     "config": 2,
     "model_error": 3,
     "browser_error": 4,

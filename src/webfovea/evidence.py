@@ -23,6 +23,7 @@ class Effect:
     compare_text: bool = False  # whole effect may be text (hover, SVG/canvas targets)
     details: dict[str, Any] = field(default_factory=dict)
     checked: bool = False  # the handler verified its own effect (fill read-back, select)
+    image: bytes | None = None  # PNG an observation returns to the model (zoom)
 
 
 @dataclass(frozen=True)

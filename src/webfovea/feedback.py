@@ -53,6 +53,7 @@ class Note:
     frame: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
     page_points: tuple[tuple[int, int], ...] = ()
+    image: bytes | None = None  # an observation's own image (zoom), for the dialect to send
 
 
 def refused(guardrail: str, text: str) -> Note:
@@ -118,6 +119,7 @@ def compose(*, action: Action, points: tuple[tuple[int, int], ...], target: Targ
         details.update(page.details)
         note = _judged(action, target, effect, page, settled, events, details)
     note.frame, note.page_points = (target.frame if target else None), points
+    note.image = effect.image
     return note
 
 

@@ -6,9 +6,10 @@ what would be accepted; the command line prints it on one line and exits 2.
 
 from __future__ import annotations
 
+import contextlib
 import math
-import os
 import re
+import tempfile
 from argparse import Namespace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -58,17 +59,36 @@ def text(value: str, *, flag: str) -> str:
 
 
 def out_dir(path: Path, *, flag: str = "--out") -> Path:
-    """A directory we can create or write into (not an existing file)."""
+    """A directory we can create and write into; ConfigError naming why not.
+
+    Found out by trying (create it, write a file in it): a read-only filesystem, ``/proc``
+    or a permission are only known that way (the superuser passes ``os.access`` checks that
+    the filesystem then refuses). What the check creates it removes again, so a refused
+    command leaves nothing behind.
+    """
+    try:
+        _try_to_write(path, flag)
+    except OSError as error:
+        raise ConfigError(f"{flag} {path} cannot be created or written "
+                          f"({error.strerror or error})") from None
+    return path
+
+
+def _try_to_write(path: Path, flag: str) -> None:
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{flag} {path} is an existing file, not a directory")
-    existing = path
-    while not existing.exists():
-        existing = existing.parent
-    if not existing.is_dir():
-        raise ConfigError(f"{flag} {path} cannot be created: {existing} is a file")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise ConfigError(f"{flag} {path} is not writable ({existing} does not let us write)")
-    return path
+    missing = [path, *path.parents]
+    missing = missing[: next(i for i, p in enumerate(missing) if p.exists())]
+    if missing and not missing[-1].parent.is_dir():
+        raise ConfigError(f"{flag} {path} cannot be created: {missing[-1].parent} is a file")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    finally:
+        for created in missing:  # deepest first
+            with contextlib.suppress(OSError):
+                created.rmdir()
 
 
 def finite(value: float, *, flag: str, low: float = 0.0, high: float = math.inf) -> float:
@@ -120,6 +140,4 @@ def check_run(ns: Namespace) -> None:
     """Everything ``webfovea run`` was given; normalises ``ns.url`` (a bare host → https)."""
     ns.url = web_url(ns.url)
     text(ns.task, flag="--task")
-    if ns.out is not None:
-        out_dir(ns.out)
     check_run_options(ns)

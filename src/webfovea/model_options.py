@@ -4,14 +4,23 @@
 from __future__ import annotations
 
 import logging
+import sys
 
 from .models.preflight import preflight
 
 
-def preflight_or_skip(model: str, base_url: str | None, *, skip: bool = False) -> None:
-    """The endpoint check before any browser starts; ConfigError (exit 2) saying what to fix."""
+async def preflight_or_skip(model: str, base_url: str | None, *, time_limit: float,
+                            skip: bool = False) -> None:
+    """The endpoint check before any browser starts: ConfigError (exit 2) saying what to fix,
+    ModelError (exit 3) when the endpoint stays unreachable through the retries, which end
+    within ``time_limit`` seconds (the task's). An endpoint that answers but whose model
+    name could not be checked gets one line on stderr, and the run goes on."""
     if skip:
         return
-    said = preflight(model, base_url)
-    if said:  # what was checked, for a log; the terminal stays for the steps
-        logging.getLogger("webfovea.preflight").debug("pre-flight: %s", said)
+    checked = await preflight(model, base_url, time_limit=time_limit)
+    if checked is None:
+        return
+    if checked.complete:  # what was checked, for a log; the terminal stays for the steps
+        logging.getLogger("webfovea.preflight").debug("pre-flight: %s", checked.said)
+    else:
+        print(f"webfovea: pre-flight: {checked.said}", file=sys.stderr)

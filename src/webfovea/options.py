@@ -23,6 +23,7 @@ from .config import (
     BrowserConfig,
     Size,
 )
+from .dialects import dialect_names
 from .errors import ConfigError
 from .sites import SiteOptions
 
@@ -54,6 +55,9 @@ class RunFlags:
     no_preflight: bool = False
     record_site: str | None = None
     replay_site: str | None = None
+    dialect: str | None = None  # None: the profile's, else text
+    dialect_version: str | None = None  # None: the profile's, else from the model name
+    acknowledge_safety_checks: bool = False
 
     def options(self, *, host_rules: tuple[str, ...] = (), per_task: bool = False) -> RunOptions:
         """The validated options (ConfigError names the bad flag); the model side resolved
@@ -62,6 +66,9 @@ class RunFlags:
         ns.config = Path(self.config) if self.config else None
         inputs.check_run_options(ns)
         resolved = profiles.apply(ns)  # the winners are written back into ns
+        if resolved.dialect not in dialect_names():
+            raise ConfigError(f"--dialect {resolved.dialect!r} is not a dialect: use one of "
+                              f"{', '.join(dialect_names())}")
         return RunOptions(model=ns.model or "", base_url=ns.base_url,
                           agent=self._agent(ns, resolved, per_task),
                           browser=self._browser(host_rules), preflight=not self.no_preflight)
@@ -76,6 +83,7 @@ class RunFlags:
                            action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(self.budget)},
                            site=site_options(self.record_site, self.replay_site,
                                              per_task=per_task),
+                           acknowledge_safety_checks=self.acknowledge_safety_checks,
                            **resolved.agent_settings())
 
     def _browser(self, host_rules: tuple[str, ...]) -> BrowserConfig:
@@ -210,6 +218,7 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
     p.add_argument("--history", choices=HISTORY_LAYOUTS, default=default(None),
                    help="blocks (default): earlier steps as turns, a prefix providers cache; "
                         "rolling: the old single-turn layout, for comparison")
+    add_dialect_options(p, default)
     p.add_argument("--config", default=default(None),
                    help="TOML config file (default ./webfovea.toml, else "
                         "~/.config/webfovea/config.toml): [run] settings, [profiles.NAME], "
@@ -225,6 +234,22 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                    default=default(None),
                    help="serve the pages only from the site snapshot at DIR; nothing reaches "
                         "the network (bench: DIR/<task id>)")
+
+
+DIALECT_HELP = ("how the model is asked and how its reply becomes actions: text, tools, "
+                "anthropic-computer, openai-computer, gemini-computer (default: the profile's, "
+                "else text); see docs/dialects.md")
+
+
+def add_dialect_options(p: argparse.ArgumentParser, default: Any = lambda v: v) -> None:
+    """--dialect, --dialect-version, --acknowledge-safety-checks (run, bench, suite run)."""
+    p.add_argument("--dialect", default=default(None), help=DIALECT_HELP)
+    p.add_argument("--dialect-version", default=default(None),
+                   help="a native protocol's tool version, e.g. computer_20251124 (default: "
+                        "the profile's, else picked from the model name)")
+    p.add_argument("--acknowledge-safety-checks", action="store_true", default=default(False),
+                   help="acknowledge a provider's safety checks (each is recorded in the step) "
+                        "instead of stopping the task with status needs_confirmation")
 
 
 def flags_from(ns: argparse.Namespace, cls: type[RunFlags] = RunFlags) -> dict[str, Any]:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 # The issue's eight buckets, then the ones a run can also have.
 BUCKETS = ("correct", "wrong_answer", "no_answer", "step_limit", "time_limit", "unreachable",
-           "model_error", "browser_error", "harness_error", "unscored", "pending")
+           "model_error", "browser_error", "harness_error", "needs_confirmation", "unscored",
+           "pending")
 BUCKET_HELP = {
     "correct": "finished, and the answer matches the reference",
     "wrong_answer": "finished with an answer that does not match",
@@ -22,6 +23,7 @@ BUCKET_HELP = {
     "model_error": "the model could not be used (after retries)",
     "browser_error": "the browser crashed, disconnected or would not start",
     "harness_error": "an unexpected error inside webfovea (please report it)",
+    "needs_confirmation": "stopped: the provider asked to confirm an action (a safety check)",
     "unscored": "finished, but the task has no reference answer",
     "pending": "not run yet (resume the run to finish it)",
 }
@@ -78,3 +80,8 @@ class Rate:
             return (f"{100 * self.value:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}) "
                     f"({self.correct}/{self.n})")
         return f"{100 * self.value:.1f}% ± {100 * self.stderr:.1f} ({self.correct}/{self.n})"
+
+    def explained(self) -> str:
+        """:meth:`shown`, saying what its ± is (the interval form names itself)."""
+        shown = self.shown()
+        return f"{shown} (± binomial standard error)" if " ± " in shown else shown

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from webfovea import faults
-from webfovea.actions import DIRECTIONS, REGISTRY, Action, ActionSpec, ArgSpec, ArgValue, Point
+from webfovea.actions import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
 from webfovea.errors import ParseError
 from webfovea.keys import key_names
 
@@ -245,9 +245,9 @@ class _Reader:
 
 
 def _lookup(name: str) -> ActionSpec:
-    spec = REGISTRY.get(name) or REGISTRY.get(name.lower())
+    spec = TEXT_ACTIONS.get(name) or TEXT_ACTIONS.get(name.lower())
     if spec is None:
-        valid = ", ".join(REGISTRY)
+        valid = ", ".join(TEXT_ACTIONS)
         raise _fail(f"unknown action `{_show(name)}`; the valid actions are {valid}")
     return spec
 

@@ -32,14 +32,17 @@ else:
 
 # Settings a profile, the config file or the environment can give, with their defaults.
 DEFAULTS: dict[str, Any] = {"coords": "image", "image_cap": "1440x810", "history": "blocks",
-                            "base_url": None}
+                            "base_url": None, "dialect": "text", "dialect_version": None}
 ENV = {"model": "WEBFOVEA_MODEL", "base_url": "WEBFOVEA_BASE_URL", "coords": "WEBFOVEA_COORDS",
-       "image_cap": "WEBFOVEA_IMAGE_CAP", "history": "WEBFOVEA_HISTORY"}
+       "image_cap": "WEBFOVEA_IMAGE_CAP", "history": "WEBFOVEA_HISTORY",
+       "dialect": "WEBFOVEA_DIALECT"}
 PROFILE_KEYS = {"description", "model", "coords", "image_cap", "history", "base_url",
-                "smart_resize", "temperature", "top_p", "max_tokens"}
-RUN_KEYS = {"model", "base_url", "coords", "image_cap", "history"}
-KINDS = ("openai", "anthropic", "oracle", "scripted")
-PROVIDER_URL_VARS = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+                "smart_resize", "temperature", "top_p", "max_tokens", "dialect",
+                "dialect_version"}
+RUN_KEYS = {"model", "base_url", "coords", "image_cap", "history", "dialect"}
+KINDS = ("openai", "anthropic", "gemini", "oracle", "scripted")
+PROVIDER_URL_VARS = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL",
+                     "gemini": "GEMINI_BASE_URL"}
 
 
 @dataclass(frozen=True)
@@ -64,11 +67,14 @@ class Resolved:
     max_tokens: int | None
     price: Price | None
     profile: str | None
+    dialect: str = "text"
+    dialect_version: str | None = None
 
     def agent_settings(self) -> dict[str, Any]:
         """The AgentConfig fields this resolution decides (besides coords and image cap)."""
         out: dict[str, Any] = {"history": self.history, "smart_resize": self.smart_resize,
-                               "sampling": self.sampling, "price": self.price}
+                               "sampling": self.sampling, "price": self.price,
+                               "dialect": self.dialect, "dialect_version": self.dialect_version}
         if self.max_tokens is not None:
             out["max_tokens"] = self.max_tokens
         return out
@@ -130,10 +136,16 @@ def resolve(ns: argparse.Namespace, config: ConfigFile, env: Mapping[str, str] |
         pick["base_url"] = None  # the provider's own variable (environment) beats the profile
     grid = profile.get("smart_resize") or {}
     sampling = {k: float(profile[k]) for k in ("temperature", "top_p") if k in profile}
+    dialect = str(pick["dialect"])
+    version = pick["dialect_version"]
+    if (getattr(ns, "dialect_version", None) is None
+            and profile.get("dialect", "text") != dialect):
+        version = None  # the profile's version belongs to the profile's dialect
     return Resolved(spec, pick["base_url"], str(pick["coords"]), str(pick["image_cap"]),
                     str(pick["history"]), SmartResize(**grid), sampling,
                     int(profile["max_tokens"]) if "max_tokens" in profile else None,
-                    find_price(spec, config.prices), name)
+                    find_price(spec, config.prices), name, dialect,
+                    None if version is None else str(version))
 
 
 def _first(ns: argparse.Namespace, env: Mapping[str, str], config: ConfigFile, key: str,

@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from .dialects.recorded import Retranslate, retranslator
 from .errors import ParseError
 from .parse import ParsedReply, parse_reply
 from .rundir import load_run
@@ -49,14 +50,18 @@ class ReplayReport:
 
 
 def replay(run_dir: Path, *, parse: ParseFn = parse_reply) -> ReplayReport:
-    """Parse every recorded reply in ``run_dir`` (a task or a bench run) with ``parse``."""
+    """Parse every recorded reply in ``run_dir`` (a task or a bench run) with ``parse``; a
+    native dialect's recorded tool calls are translated again with the current tables."""
     run = load_run(run_dir)
     changes: list[ReplayChange] = []
     steps = 0
     for task in run.tasks:
+        config = task.result.config
+        again = retranslator(str(config.get("dialect") or "text"), config.get("dialect_version"))
         for record in task.steps:
             steps += 1
-            change = compare_step(task.id, record, parse)
+            change = (compare_calls(task.id, record, again) if again is not None and record.calls
+                      else compare_step(task.id, record, parse))
             if change is not None:
                 changes.append(change)
     return ReplayReport(parser=getattr(parse, "__name__", repr(parse)), tasks=len(run.tasks),
@@ -80,6 +85,28 @@ def compare_step(task: str, record: StepRecord, parse: ParseFn) -> ReplayChange 
     if json.loads(json.dumps(parsed.action.to_json())) == record.action:
         return None
     return ReplayChange(task, record.step, "changed", record.action_source, after)
+
+
+def compare_calls(task: str, record: StepRecord, again: Retranslate) -> ReplayChange | None:
+    """How the current translation reads the step's recorded tool calls differently."""
+    before = [_shown(c.get("action"), c.get("action_source"), c.get("error"))
+              for c in record.calls]
+    after = []
+    for entry in record.calls:
+        call = again(entry, record)
+        action = json.loads(json.dumps(call.action.to_json())) if call.action else None
+        after.append(_shown(action, call.action.source() if call.action else "", call.error))
+    if before == after:
+        return None
+    failed_then = all(c.get("action") is None for c in record.calls)
+    failed_now = all(a.startswith("error: ") for a in after)
+    kind: ChangeKind = ("now_parses" if failed_then and not failed_now
+                        else "now_fails" if failed_now and not failed_then else "changed")
+    return ReplayChange(task, record.step, kind, " ; ".join(before), " ; ".join(after))
+
+
+def _shown(action: object, source: object, error: object) -> str:
+    return str(source) if action is not None else f"error: {error}"
 
 
 def format_report(report: ReplayReport) -> str:

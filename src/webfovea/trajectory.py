@@ -22,6 +22,7 @@ class UsageRecord(BaseModel):
     cache_write_tokens: int = 0
     calls: int = 0
     retries: int = 0
+    reasoning_tokens: int = 0  # of output_tokens: a reasoning model's hidden thinking
     cost: float | None = None  # USD under the run's price; None when the price is unknown
 
     @property
@@ -31,6 +32,9 @@ class UsageRecord(BaseModel):
 
 
 class StepRecord(BaseModel):
+    """One line of ``steps.jsonl``: what a step sent, what the model replied, what the harness
+    did with it and what happened (DESIGN's run directory)."""
+
     step: int
     started_at: float
     url: str = ""
@@ -57,9 +61,17 @@ class StepRecord(BaseModel):
     usage: UsageRecord = Field(default_factory=UsageRecord)
     # What the request held (webfovea.models.sent): layout, text lengths, image sizes.
     request: dict[str, Any] = Field(default_factory=dict)
+    # A native dialect's calls of this turn, in order (the first also fills the fields above):
+    # {call_id, native, action, action_source, error, note, outcome, executed, guardrail,
+    # page_points}. Empty for the text dialect.
+    calls: list[dict[str, Any]] = Field(default_factory=list)
+    acknowledged_safety_checks: list[dict[str, Any]] = Field(default_factory=list)
 
 
 class ResultRecord(BaseModel):
+    """``result.json``: how a task ended (status, answer, evidence), its steps, time, usage
+    and settings; rewritten after every step, so it never says ``running`` after an end."""
+
     task: str
     url: str
     task_id: str = ""
@@ -76,3 +88,5 @@ class ResultRecord(BaseModel):
     config: dict[str, Any] = Field(default_factory=dict)
     started_at: float = Field(default_factory=time.time)
     site: SiteRecord = Field(default_factory=SiteRecord)  # live, recording or replaying
+    # needs_confirmation: the vendor's safety checks that stopped the task ({code, message, id})
+    safety_checks: list[dict[str, Any]] = Field(default_factory=list)

@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 
 from .. import inputs, interrupts
-from ..errors import ConfigError
+from ..errors import EXIT_CODES, ConfigError, ModelError
 from ..interrupts import Interrupted
 from ..model_options import preflight_or_skip
 from ..models.loader import load_model
@@ -64,7 +64,7 @@ def _prepare_and_run(options: BenchOptions, store: Store | None) -> int:
         check_same_tasks(store, task_file, force=options.force)
         check_same_settings(store, effective_settings(job), force=options.force)
     asyncio.run(_check_models(job, settings))
-    preflight_or_skip(job.model, job.base_url, skip=settings.no_preflight)
+    asyncio.run(_preflight(job, settings))
     if store is None:
         options.out.mkdir(parents=True, exist_ok=True)
         with RunLock(options.out):
@@ -110,6 +110,29 @@ async def _check_models(job: Job, settings: BenchSettings) -> None:
         await load_model(settings.judge, base_url=settings.judge_base_url).aclose()
 
 
+async def _preflight(job: Job, settings: BenchSettings) -> None:
+    """The endpoint check. An endpoint that stays unreachable through the retries ends no
+    bench (a provider outage ends tasks, never the run): the tasks run, each retrying its
+    own model calls, and end as model_error while it stays down."""
+    try:
+        await preflight_or_skip(job.model, job.base_url, time_limit=job.agent.time_limit,
+                                skip=settings.no_preflight)
+    except ModelError as error:
+        print(f"webfovea: pre-flight: {error}; the tasks run anyway and end as model_error "
+              "while it stays unreachable", file=sys.stderr)
+
+
+def _exit_code(store: Store, run_id: int) -> int:
+    """0, or 3 (as ``run``) when every task this invocation ran ended as model_error: the
+    model could not be used at all."""
+    statuses = {row.status for row in store.rows() if row.run_id == run_id}
+    if statuses == {"model_error"}:
+        print("webfovea: no task could use the model (every one ended as model_error); see "
+              "the errors in the report", file=sys.stderr)
+        return EXIT_CODES["model_error"]
+    return 0
+
+
 def _bench(options: BenchOptions, store: Store, settings: BenchSettings, job: Job,
            task_file: TaskFile) -> int:
     if options.prices is not None:
@@ -134,16 +157,17 @@ def _bench(options: BenchOptions, store: Store, settings: BenchSettings, job: Jo
         err.print(f"resuming: {total - len(todo)} of {total} "
                   f"{'trials' if settings.trials > 1 else 'tasks'} already done", highlight=False)
     try:
-        interrupts.run(run(store, options.out, todo, total=total, job=job, launch=launch,
-                           judge_spec=settings.judge, judge_base_url=settings.judge_base_url,
-                           console=err, trials=settings.trials))
+        run_id = interrupts.run(run(store, options.out, todo, total=total, job=job, launch=launch,
+                                    judge_spec=settings.judge,
+                                    judge_base_url=settings.judge_base_url, console=err,
+                                    trials=settings.trials))
     except Interrupted as e:
         raise Interrupted(e.signum, f"continue with --resume (webfovea bench {options.tasks} "
                                     f"--out {options.out} --resume)") from None
     report = build_report(store, str(options.out))
     print_table(report, stdout())
     print(f"report: {write_report(options.out)}")
-    return 0
+    return _exit_code(store, run_id)
 
 
 def stdout() -> Console:

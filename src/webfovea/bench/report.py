@@ -188,8 +188,7 @@ def print_table(report: Report, console: Console) -> None:
                   + (f"   [bold]judge[/bold] {report.judge}" if report.judge else ""),
                   highlight=False)
     console.print(f"tasks: {report.done}/{report.tasks} done", highlight=False)
-    console.print(f"[bold]success: {report.success.shown()}[/bold]   (binomial standard error)",
-                  highlight=False)
+    console.print(f"[bold]success: {report.success.explained()}[/bold]", highlight=False)
     console.print(f"success on reachable sites: {report.success_reachable.shown()}",
                   highlight=False)
     if report.trials is not None:

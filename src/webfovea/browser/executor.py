@@ -217,6 +217,20 @@ class Executor:
         return Effect(facts=[result.sentence], failed=None, checked=True,
                       details=result.details)
 
+    async def _do_zoom(self, m: Mapped, hit: Hit | None) -> Effect:
+        """The region as the page renders it (CSS pixels at the session's scale), not a crop of
+        the scaled-down screenshot: what a model zooms for is the detail the cap removed."""
+        (x1, y1), (x2, y2) = m.points
+        left, top = min(x1, x2), min(y1, y2)
+        width, height = max(abs(x2 - x1), 1), max(abs(y2 - y1), 1)
+        png = await self.tabs.page.screenshot(type="png", clip={
+            "x": left, "y": top, "width": width, "height": height})
+        a, b = m.action.point("start_box"), m.action.point("end_box")
+        return Effect(facts=[f"zoom shows the region ({a.x:g},{a.y:g})-({b.x:g},{b.y:g}) at the "
+                             f"page's full resolution ({width}x{height} pixels)"],
+                      settles=False, checked=True, image=png,
+                      details={"found": True, "zoom": [left, top, width, height]})
+
     async def _do_read_text(self, m: Mapped, hit: Hit | None) -> Effect:
         result = await observe.read_text(self.tabs.page, m.action.text("label"))
         return Effect(facts=[result.sentence], settles=False, checked=True,

@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
-from .. import interrupts
+from .. import inputs, interrupts
 from ..errors import ConfigError
 from ..interrupts import Interrupted
 from ..options import RunFlags, add_run_options, flags_from
@@ -57,6 +57,7 @@ def cmd_miniwob(ns: argparse.Namespace) -> int:
         raise ConfigError(f"give --out RUN_DIR and --model SPEC ({ORACLE} for the reference policy)")
     if ns.episodes < 1 or ns.workers < 1 or ns.time_limit_scale <= 0:
         raise ConfigError("--episodes and --workers must be at least 1, --time-limit-scale positive")
+    inputs.out_dir(ns.out)
     if (ns.out / "results.sqlite").exists():
         raise ConfigError(f"{ns.out} already holds a run; choose a new --out")
     names = (sorted(POLICIES) if ns.oracle_tasks else None if ns.all

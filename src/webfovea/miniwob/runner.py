@@ -29,6 +29,7 @@ from ..bench.store import Store
 from ..browser.domain_lock import DomainLock
 from ..browser.session import BrowserSession, Tabs
 from ..config import AgentConfig, BrowserConfig
+from ..dialects.base import Dialect
 from ..models.base import Model
 from ..models.loader import load_model
 from ..rundir import read_steps, write_task
@@ -160,16 +161,19 @@ async def _episode(task_name: str, k: int, settings: Settings, session: BrowserS
     out = recorder.task_dir(task.id)
     out.mkdir(parents=True, exist_ok=True)
     config = replace(settings.agent, time_limit=limit_ms / 1000 + GRACE)
-    model = EpisodeModel(_model(settings, task_name, page), page)
+    model, dialect = _speaker(settings, task_name, page, config)
     try:
         result = await asyncio.wait_for(
-            run_task(task, model=model, session=session, config=config, out=out, tabs=tabs),
+            run_task(task, model=model, dialect=dialect, session=session, config=config,
+                     out=out, tabs=tabs),
             hard_limit(config.time_limit))
     except asyncio.TimeoutError:
         result = close_record(task, out, "time_limit", "the episode did not return within the "
                                                        "hard limit; the page or browser hung")
     finally:
-        await model.aclose()
+        speaker = dialect if dialect is not None else model
+        if speaker is not None:
+            await speaker.aclose()
     final = await page.state()
     if not final.done:  # the agent stopped before the page ended the episode
         await page.end()
@@ -177,6 +181,17 @@ async def _episode(task_name: str, k: int, settings: Settings, session: BrowserS
     episode = _record(task_name, k, seed, started, final, result, config)
     recorder.finish(task, result, episode, worker)
     return episode
+
+
+def _speaker(settings: Settings, task_name: str, page: TaskPage,
+             config: AgentConfig) -> tuple[Model | None, Dialect | None]:
+    """The episode's model, or (the miniwob-oracle in a native dialect, which speaks it
+    through the fake provider: webfovea.miniwob.dialect) its dialect."""
+    if settings.model == ORACLE and config.dialect != "text":
+        from .dialect import MiniwobBridge
+
+        return None, MiniwobBridge(task_name, page, config)
+    return EpisodeModel(_model(settings, task_name, page), page), None
 
 
 def _model(settings: Settings, task_name: str, page: TaskPage) -> Model:

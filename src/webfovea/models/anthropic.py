@@ -56,11 +56,20 @@ class AnthropicModel:
                                                 max_retries=0, timeout=timeout)
 
     async def complete(self, request: ModelRequest, *, timeout: float) -> ModelReply:
-        body = to_body(self._model, request)
+        message, usage = await self.send(to_body(self._model, request), timeout=timeout)
+        text = "".join(block.text for block in message.content if isinstance(block, TextBlock))
+        return ModelReply(text=text, usage=usage, model=message.model)
+
+    async def send(self, body: dict[str, Any], *, timeout: float,
+                   betas: tuple[str, ...] = ()) -> tuple[Message, Usage]:
+        """One Messages-API call with the shared retry policy: ``body`` as a native dialect
+        built it (``model`` is filled in), ``betas`` as the ``anthropic-beta`` header."""
+        body = {"model": self._model, **body}
+        headers = {"anthropic-beta": ",".join(betas)} if betas else {}
         usage = Usage()
 
         async def attempt(seconds: float) -> Message:
-            return await self._create(body, seconds)
+            return await self._create(body, seconds, headers)
 
         message = await call_with_retry(attempt, endpoint=self._endpoint, policy=self._retry,
                                         timeout=timeout, call_timeout=self._timeout, usage=usage)
@@ -68,12 +77,13 @@ class AnthropicModel:
         usage.output_tokens = message.usage.output_tokens
         usage.cache_read_tokens = message.usage.cache_read_input_tokens or 0
         usage.cache_write_tokens = message.usage.cache_creation_input_tokens or 0
-        text = "".join(block.text for block in message.content if isinstance(block, TextBlock))
-        return ModelReply(text=text, usage=usage, model=message.model)
+        return message, usage
 
-    async def _create(self, body: dict[str, Any], seconds: float) -> Message:
+    async def _create(self, body: dict[str, Any], seconds: float,
+                      headers: dict[str, str] | None = None) -> Message:
         try:
-            raw = await self._client.messages.with_raw_response.create(**body, timeout=seconds)
+            raw = await self._client.messages.with_raw_response.create(
+                **body, timeout=seconds, extra_headers=headers or None)
         except anthropic.AnthropicError as error:
             raise translate_error(error, self._endpoint) from error
         # Parsed here, not by the SDK, so a malformed 200 is a retryable provider fault.

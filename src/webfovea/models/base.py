@@ -59,6 +59,7 @@ class Usage:
     cache_write_tokens: int = 0
     calls: int = 0
     retries: int = 0
+    reasoning_tokens: int = 0  # part of output_tokens (billed as output), counted apart too
 
     def add(self, other: Usage) -> None:
         self.input_tokens += other.input_tokens
@@ -67,6 +68,7 @@ class Usage:
         self.cache_write_tokens += other.cache_write_tokens
         self.calls += other.calls
         self.retries += other.retries
+        self.reasoning_tokens += other.reasoning_tokens
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from webfovea.errors import ConfigError
 from webfovea.models.base import Model
 
-ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "scripted:<file>", "oracle",
+ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "gemini:<model>", "scripted:<file>", "oracle",
                   "oracle:provider-resize")
+
+PROVIDERS = ("openai", "anthropic", "gemini")
 
 
 def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0,
@@ -18,18 +20,19 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
     from which the oracle finds its suite lane when no ``base_url`` is given.
     """
     kind, _, rest = spec.strip().partition(":")
-    if kind in ("openai", "anthropic") and base_url is not None:
+    if kind in PROVIDERS and base_url is not None:
         from webfovea.models.preflight import check_base_url
 
         check_base_url(base_url)
-    if kind in ("openai", "anthropic") and rest:
+    if kind in PROVIDERS and rest:
         return _provider_model(kind, rest, base_url=base_url, timeout=timeout)
     if kind == "oracle":
         from webfovea.models.oracle import oracle_from_spec
 
         return oracle_from_spec(spec.strip(), base_url, host_rules)
     if base_url is not None and kind == "scripted":
-        raise ConfigError(f"--base-url applies only to openai: and anthropic: models, not {spec!r}")
+        raise ConfigError(f"--base-url applies only to openai:, anthropic: and gemini: models, "
+                          f"not {spec!r}")
     if kind == "scripted" and rest:
         from webfovea.models.scripted import ScriptedModel
 
@@ -43,6 +46,10 @@ def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: floa
         from webfovea.models.openai_compat import OpenAICompatModel
 
         return OpenAICompatModel(name, base_url=base_url, timeout=timeout)
+    if kind == "gemini":
+        from webfovea.models.gemini import GeminiModel
+
+        return GeminiModel(name, base_url=base_url, timeout=timeout)
     from webfovea.models.anthropic import AnthropicModel
 
     return AnthropicModel(name, base_url=base_url, timeout=timeout)

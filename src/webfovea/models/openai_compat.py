@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import os
+from typing import Any
 
 import openai
 from openai.types.chat import (
@@ -44,8 +45,6 @@ class OpenAICompatModel:
                               f"--base-url (or set {BASE_URL_VAR}) for a local server")
         self.name = f"openai:{model}"
         self._model = model
-        # The official endpoint rejects max_tokens for newer models; compatible
-        # servers (older vLLM, Ollama) only know max_tokens.
         self._official = resolved_url is None
         self._timeout = timeout
         self._retry = retry or RetryPolicy()
@@ -55,12 +54,29 @@ class OpenAICompatModel:
                                           base_url=resolved_url or DEFAULT_BASE_URL,
                                           max_retries=0, timeout=timeout)
 
+    @property
+    def endpoint(self) -> Endpoint:
+        """Where this client talks (the native openai-computer dialect speaks there too)."""
+        return self._endpoint
+
     async def complete(self, request: ModelRequest, *, timeout: float) -> ModelReply:
-        messages = to_messages(request)
+        completion, usage = await self.send(to_messages(request), timeout=timeout,
+                                            max_tokens=request.max_tokens,
+                                            sampling=request.sampling)
+        text = completion.choices[0].message.content or ""
+        return ModelReply(text=text, usage=usage, model=completion.model)
+
+    async def send(self, messages: list[ChatCompletionMessageParam], *, timeout: float,
+                   max_tokens: int, sampling: dict[str, float] | None = None,
+                   tools: list[dict[str, Any]] | None = None
+                   ) -> tuple[ChatCompletion, Usage]:
+        """One chat-completions call with the shared retry policy (``tools``: the native
+        function-calling dialect's functions); a completion without choices is a ModelError."""
         usage = Usage()
 
         async def attempt(seconds: float) -> ChatCompletion:
-            return await self._create(messages, request, seconds)
+            return await self._create(messages, seconds, max_tokens=max_tokens,
+                                      sampling=sampling or {}, tools=tools)
 
         completion = await call_with_retry(attempt, endpoint=self._endpoint, policy=self._retry,
                                            timeout=timeout, call_timeout=self._timeout,
@@ -74,21 +90,24 @@ class OpenAICompatModel:
             usage.output_tokens = completion.usage.completion_tokens
         if not completion.choices:
             raise ModelError(f"{self._endpoint.label()} returned no choices")
-        text = completion.choices[0].message.content or ""
-        return ModelReply(text=text, usage=usage, model=completion.model)
+        return completion, usage
 
-    async def _create(self, messages: list[ChatCompletionMessageParam], request: ModelRequest,
-                      seconds: float) -> ChatCompletion:
+    async def _create(self, messages: list[ChatCompletionMessageParam], seconds: float, *,
+                      max_tokens: int, sampling: dict[str, float],
+                      tools: list[dict[str, Any]] | None) -> ChatCompletion:
         create = self._client.chat.completions.with_raw_response.create
-        sampling = {k: v for k, v in request.sampling.items() if k in ("temperature", "top_p")}
+        extra: dict[str, Any] = {k: v for k, v in sampling.items() if k in ("temperature", "top_p")}
+        if tools:
+            extra["tools"] = tools
         try:
+            # The official endpoint rejects max_tokens for newer models; compatible servers
+            # (older vLLM, Ollama) only know max_tokens.
             if self._official:
                 raw = await create(model=self._model, messages=messages, timeout=seconds,
-                                   max_completion_tokens=request.max_tokens,
-                                   extra_body=sampling or None)
+                                   max_completion_tokens=max_tokens, extra_body=extra or None)
             else:
                 raw = await create(model=self._model, messages=messages, timeout=seconds,
-                                   max_tokens=request.max_tokens, extra_body=sampling or None)
+                                   max_tokens=max_tokens, extra_body=extra or None)
         except openai.OpenAIError as error:
             raise translate_error(error, self._endpoint) from error
         # Parsed here, not by the SDK, so a malformed 200 is a retryable provider fault.

@@ -44,6 +44,14 @@ class OracleModel:
         self._tasks: dict[str, SuiteTask] | None = None
         self._runners: dict[str, PlanRunner] = {}
 
+    @property
+    def suite_url(self) -> str:
+        return self._base
+
+    @property
+    def provider_resize(self) -> bool:
+        return self._resize
+
     async def complete(self, request: ModelRequest, *, timeout: float) -> ModelReply:
         task = (await self._catalog()).get(request.task.strip())
         if task is None:

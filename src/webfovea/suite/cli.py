@@ -19,9 +19,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import inputs
 from ..errors import ConfigError
 from ..interrupts import Interrupted
-from ..options import BenchOptions, BenchSettings
+from ..options import BenchOptions, BenchSettings, add_dialect_options
 
 if TYPE_CHECKING:
     from .spec import SuiteTask
@@ -71,6 +72,7 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
                    help="record a site snapshot per task")
     p.add_argument("--replay-sites", dest="replay_site", metavar="DIR",
                    help="replay the snapshots of --record-sites")
+    add_dialect_options(p)
 
 
 def cmd_suite(ns: argparse.Namespace) -> int:
@@ -129,6 +131,9 @@ class SuiteOptions:
     image_cap: str | None = None
     record_site: str | None = None  # --record-sites DIR: one snapshot per task
     replay_site: str | None = None  # --replay-sites DIR
+    dialect: str | None = None
+    dialect_version: str | None = None
+    acknowledge_safety_checks: bool = False
 
     @classmethod
     def from_args(cls, ns: argparse.Namespace) -> SuiteOptions:
@@ -145,6 +150,7 @@ def run_suite(options: SuiteOptions) -> int:
     from .catalog import tasks
     from .server import SuiteServer
 
+    inputs.out_dir(options.out)  # before the suite's servers start (run_bench checks it too)
     chosen = choose(tasks(options.seed), only=options.only, limit=options.limit)
     with SuiteServer(seed=options.seed) as server, tempfile.TemporaryDirectory() as tmp:
         for _ in range(max(1, options.workers) - 1):
@@ -158,7 +164,12 @@ def run_suite(options: SuiteOptions) -> int:
                                       ("time_limit", options.time_limit),
                                       ("image_cap", options.image_cap),
                                       ("record_site", options.record_site),
-                                      ("replay_site", options.replay_site)) if v is not None}}
+                                      ("replay_site", options.replay_site),
+                                      ("dialect", options.dialect),
+                                      ("dialect_version", options.dialect_version),
+                                      ("acknowledge_safety_checks",
+                                       options.acknowledge_safety_checks or None))
+                    if v is not None}}
         try:
             return run_bench(BenchOptions(
                 tasks=task_file, out=options.out, settings=BenchSettings(**given),

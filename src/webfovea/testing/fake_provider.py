@@ -10,7 +10,11 @@ Endpoints: ``POST /v1/chat/completions`` (OpenAI; use ``fp.base_url``) and
 ``POST /v1/messages`` (Anthropic; use ``fp.anthropic_base_url``, the SDK appends
 ``/v1/messages`` itself). Each request is decoded into a :class:`FakeRequest`
 (images as PIL images) and handed to the policy, whose return value is the reply
-text. Like hosted APIs, ``resize_images_to`` silently shrinks larger images
+text, or a :class:`~.fake_tools.FakeReply` with tool calls, which go out in the
+provider's own shapes (``tool_calls`` / ``tool_use`` blocks, their ids and stop reasons).
+Requests are checked like the real APIs check them (:mod:`.fake_tools`: every tool call
+answered, toolset names echoed, beta headers present), a violation answered with HTTP 400.
+Like hosted APIs, ``resize_images_to`` silently shrinks larger images
 before the policy sees them, so the policy answers in the resized space.
 """
 
@@ -37,8 +41,21 @@ from PIL import Image, UnidentifiedImageError
 from .. import geometry
 from ..config import Size
 from ..models.prefix_cache import Block, CacheMode, Charge, PrefixCache
+from .fake_tools import (
+    FakeReply,
+    ProtocolError,
+    ToolResult,
+    ToolUse,
+    anthropic_content,
+    anthropic_use,
+    check_anthropic,
+    check_openai,
+    openai_message,
+    openai_uses,
+    reply_of,
+)
 
-Provider = Literal["openai", "anthropic"]
+Provider = Literal["openai", "anthropic", "openai-responses", "gemini"]
 ROUTES: dict[str, Provider] = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
 ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
                404: "not_found_error", 408: "timeout_error", 409: "conflict_error",
@@ -52,6 +69,8 @@ class FakeTurn:
     role: str
     text: str
     images: tuple[Image.Image, ...] = ()
+    uses: tuple[ToolUse, ...] = ()  # the tool calls an assistant turn replays
+    results: tuple[ToolResult, ...] = ()  # the tool results a user (or tool) turn carries
 
 
 @dataclass(frozen=True)
@@ -73,6 +92,13 @@ class FakeRequest:
     received_sizes: tuple[tuple[int, int], ...]
     headers: Mapping[str, str] = field(default_factory=dict)
     blocks: tuple[Block, ...] = ()
+    tools: tuple[Any, ...] = ()  # the request's tool definitions, as sent
+    body: Mapping[str, Any] = field(default_factory=dict)  # the whole request body, as sent
+
+    @property
+    def results(self) -> list[ToolResult]:
+        """Every tool result of the request, in order."""
+        return [result for turn in self.turns for result in turn.results]
 
     @property
     def images(self) -> list[Image.Image]:
@@ -87,7 +113,8 @@ class FakeRequest:
         return self.headers.get("x-api-key") or bearer or None
 
 
-Policy = Callable[[FakeRequest], str]
+# A policy answers with reply text, or with text and tool calls (a FakeReply).
+Policy = Callable[[FakeRequest], "str | FakeReply"]
 
 
 class ScriptedPolicy:
@@ -130,6 +157,10 @@ class FakeProvider:
     ``delay_seconds``: every reply waits this long (settable while running).
     ``cache_min_tokens``: the smallest prefix the simulated prompt cache keeps (1024, as
     Anthropic's larger models and OpenAI); usage fields report its reads and writes.
+    ``listing``: the status ``GET /v1/models`` answers with (404 or 405: a gateway or a
+    minimal server that serves completions but lists no models; 401: a rejected key).
+    ``port``: 0 for any free one, else that one (a server that comes up where a client
+    already looks for it).
     The policy runs on the server's handler threads, possibly several at once.
     A policy that raises is answered with HTTP 400 carrying the exception text,
     so the failure surfaces at once instead of being retried.
@@ -137,8 +168,11 @@ class FakeProvider:
 
     def __init__(self, policy: Policy, *, resize_images_to: tuple[int, int] | None = None,
                  delay_seconds: float = 0.0, models: Collection[str] | None = None,
-                 api_key: str | None = None, cache_min_tokens: int = 1024) -> None:
+                 api_key: str | None = None, cache_min_tokens: int = 1024, listing: int = 200,
+                 port: int = 0) -> None:
         self.policy = policy
+        self.listing = listing
+        self._port = port
         self.cache_min_tokens = cache_min_tokens
         self._caches: dict[tuple[str, str], PrefixCache] = {}
         self.resize_images_to = resize_images_to
@@ -156,7 +190,7 @@ class FakeProvider:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def start(self) -> FakeProvider:
-        self._server = _Server(("127.0.0.1", 0), _Handler, self)
+        self._server = _Server(("127.0.0.1", self._port), _Handler, self)
         # A short poll interval keeps close() quick (shutdown waits for one poll).
         serve = functools.partial(self._server.serve_forever, poll_interval=0.05)
         self._thread = threading.Thread(target=serve, name="fake-provider", daemon=True)
@@ -225,6 +259,11 @@ class FakeProvider:
 
     def _answer(self, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
         """The response to one POST (called on the server's handler threads)."""
+        from .native_routes import native_route
+
+        native = native_route(path)
+        if native is not None:  # OpenAI Responses, Gemini generateContent
+            return native(self, path, headers, raw)
         provider = ROUTES.get(path.split("?", 1)[0])
         if provider is None:
             return _error("openai", 404, f"no route for POST {path}")
@@ -232,19 +271,26 @@ class FakeProvider:
             request = decode_request(provider, json.loads(raw), headers, self.resize_images_to)
         except (BadRequest, ValueError) as error:
             return _error(provider, 400, str(error))
+        number, failure = self._admit(request)
+        return self._checked(request, failure) or self._reply(request, number)
+
+    def _admit(self, request: FakeRequest) -> tuple[int, _Failure | None]:
+        """Record a decoded request and wait out its stall: its number and scripted failure."""
         with self._lock:
             self._requests.append(request)
             number = len(self._requests)
             stall = self._stalls.popleft() if self._stalls else self.delay_seconds
             failure = self._failures.popleft() if self._failures else None
         self._closing.wait(stall)
-        return self._checked(request, failure) or self._reply(request, number)
+        return number, failure
 
     def _listing(self, path: str) -> _Response:
         """``GET /v1/models`` as both APIs answer it: the served models (``models``; an
-        empty list when any name is accepted). Other paths: 404."""
+        empty list when any name is accepted), or the ``listing`` status. Other paths: 404."""
         if path.split("?", 1)[0] != "/v1/models":
             return _error("openai", 404, f"no route for GET {path}")
+        if self.listing != 200:
+            return _error("openai", self.listing, f"GET {path} is not served here")
         names = sorted(self.models or ())
         return _Response(200, {"object": "list", "has_more": False,
                                "data": [{"id": n, "object": "model", "type": "model"}
@@ -261,15 +307,16 @@ class FakeProvider:
 
     def _reply(self, request: FakeRequest, number: int) -> _Response:
         try:
-            text = self.policy(request)
+            reply = reply_of(self.policy(request))
         except Exception as error:
             return _error(request.provider, 400, f"policy failed: {type(error).__name__}: {error}")
-        tokens_out = count_text_tokens(text)
+        tokens_out = count_text_tokens(reply.text) + sum(
+            count_text_tokens(json.dumps(c.arguments)) + 1 for c in reply.calls)
         charge = self._cache_for(request).charge(request.blocks)
         if request.provider == "openai":
-            return _Response(200, openai_completion(request.model, text, charge, tokens_out,
+            return _Response(200, openai_completion(request.model, reply, charge, tokens_out,
                                                     number))
-        return _Response(200, anthropic_message(request.model, text, charge, tokens_out, number))
+        return _Response(200, anthropic_message(request.model, reply, charge, tokens_out, number))
 
     def _cache_for(self, request: FakeRequest) -> PrefixCache:
         """One prompt cache per provider and model, as hosted APIs keep them."""
@@ -291,24 +338,47 @@ def decode_request(provider: Provider, body: Any, headers: Mapping[str, str],
     messages = body.get("messages")
     if not isinstance(messages, list) or not messages:
         raise BadRequest("`messages` must be a non-empty list")
+    lower = {name.lower(): value for name, value in headers.items()}
+    tools = body.get("tools") or []
+    if not isinstance(tools, list):
+        raise BadRequest("`tools` must be a list")
+    try:
+        if provider == "anthropic":
+            betas = {b.strip() for b in lower.get("anthropic-beta", "").split(",") if b.strip()}
+            check_anthropic(messages, tools, betas)
+        else:
+            check_openai([m for m in messages if isinstance(m, dict)])
+    except ProtocolError as error:
+        raise BadRequest(str(error)) from None
     sizes: list[tuple[int, int]] = []
     blocks: list[Block] = []
     system_parts: list[str] = []
     if provider == "anthropic":
         system_parts = _system_parts(body.get("system"))
         blocks.extend(_system_blocks(body.get("system")))
+    blocks.extend(_block("tools", tool, i == 0, count_text_tokens(json.dumps(tool)))
+                  for i, tool in enumerate(tools) if isinstance(tool, dict))
     turns: list[FakeTurn] = []
     for message in messages:
         role, content = _role_and_content(message)
-        texts, images = _decode_content(provider, content, sizes, resize_to, (role, blocks))
+        decoded = _decode_content(provider, content, sizes, resize_to, (role, blocks))
         if role in ("system", "developer") and provider == "openai":
-            system_parts.extend(texts)
-        else:
-            turns.append(FakeTurn(role, "\n".join(texts), tuple(images)))
+            system_parts.extend(decoded.texts)
+            continue
+        uses = decoded.uses
+        if provider == "openai" and role == "assistant":
+            uses = openai_uses(message)
+            blocks.extend(_block(role, {"tool_calls": c}, False, 8)
+                          for c in message.get("tool_calls") or [])
+        results = decoded.results
+        if provider == "openai" and role == "tool":
+            results = (ToolResult(str(message.get("tool_call_id")), "\n".join(decoded.texts)),)
+        turns.append(FakeTurn(role, "\n".join(decoded.texts), tuple(decoded.images), uses,
+                              results))
     max_tokens = body.get("max_completion_tokens") or body.get("max_tokens")
     return FakeRequest(provider, body["model"], "\n".join(system_parts), tuple(turns),
                        max_tokens if isinstance(max_tokens, int) else None, tuple(sizes),
-                       {name.lower(): value for name, value in headers.items()}, tuple(blocks))
+                       lower, tuple(blocks), tuple(tools), body)
 
 
 def _block(role: str, part: Mapping[str, Any], first: bool, tokens: int) -> Block:
@@ -344,31 +414,80 @@ def _role_and_content(message: object) -> tuple[str, object]:
     return str(message["role"]), message.get("content")
 
 
+@dataclass
+class _Decoded:
+    texts: list[str] = field(default_factory=list)
+    images: list[Image.Image] = field(default_factory=list)
+    uses: tuple[ToolUse, ...] = ()
+    results: tuple[ToolResult, ...] = ()
+
+
 def _decode_content(provider: Provider, content: object, sizes: list[tuple[int, int]],
                     resize_to: tuple[int, int] | None,
-                    out: tuple[str, list[Block]]) -> tuple[list[str], list[Image.Image]]:
-    """The texts and images of one message; its blocks are appended to ``out``."""
+                    out: tuple[str, list[Block]]) -> _Decoded:
+    """The texts, images and tool blocks of one message; its blocks are appended to ``out``."""
     role, blocks = out
+    if content is None and role == "assistant" and provider == "openai":
+        content = []  # an assistant message that only calls tools
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
     if not isinstance(content, list):
         raise BadRequest("message content must be a string or a list of parts")
-    texts: list[str] = []
-    images: list[Image.Image] = []
+    decoded = _Decoded()
+    uses: list[ToolUse] = []
+    results: list[ToolResult] = []
     for index, part in enumerate(content):
         kind = part.get("type") if isinstance(part, dict) else None
         if kind == "text":
-            texts.append(str(part.get("text", "")))
-            tokens = count_text_tokens(texts[-1])
+            decoded.texts.append(str(part.get("text", "")))
+            tokens = count_text_tokens(decoded.texts[-1])
         elif kind in ("image_url", "image"):
-            image = _open_image(_image_data(provider, part))
-            sizes.append(image.size)
-            images.append(fit_within(image, resize_to) if resize_to else image)
-            tokens = image_tokens(images[-1].width, images[-1].height)
+            tokens = _decode_image(provider, part, sizes, resize_to, decoded.images)
+        elif provider == "anthropic" and kind == "tool_use" and role == "assistant":
+            uses.append(anthropic_use(part))
+            tokens = count_text_tokens(json.dumps(part.get("input"))) + 8
+        elif provider == "anthropic" and kind == "tool_result" and role == "user":
+            result, tokens = _tool_result(part, sizes, resize_to, decoded.images)
+            results.append(result)
+        elif provider == "anthropic" and kind in ("thinking", "redacted_thinking"):
+            tokens = count_text_tokens(str(part.get("thinking", "")))
         else:
             raise BadRequest(f"unsupported content part type {kind!r}")
         blocks.append(_block(role, part, index == 0, tokens))
-    return texts, images
+    decoded.uses, decoded.results = tuple(uses), tuple(results)
+    return decoded
+
+
+def _decode_image(provider: Provider, part: dict[str, Any], sizes: list[tuple[int, int]],
+                  resize_to: tuple[int, int] | None, images: list[Image.Image]) -> int:
+    image = _open_image(_image_data(provider, part))
+    sizes.append(image.size)
+    images.append(fit_within(image, resize_to) if resize_to else image)
+    return image_tokens(images[-1].width, images[-1].height)
+
+
+def _tool_result(part: dict[str, Any], sizes: list[tuple[int, int]],
+                 resize_to: tuple[int, int] | None,
+                 images: list[Image.Image]) -> tuple[ToolResult, int]:
+    """An Anthropic tool_result: its text and images (a string or a list of blocks)."""
+    content = part.get("content", "")
+    inner = [{"type": "text", "text": content}] if isinstance(content, str) else content
+    if not isinstance(inner, list):
+        raise BadRequest("tool_result.content must be a string or a list of blocks")
+    texts, tokens, count = [], 0, 0
+    for block in inner:
+        kind = block.get("type") if isinstance(block, dict) else None
+        if kind == "text":
+            texts.append(str(block.get("text", "")))
+            tokens += count_text_tokens(texts[-1])
+        elif kind == "image":
+            tokens += _decode_image("anthropic", block, sizes, resize_to, images)
+            count += 1
+        else:
+            raise BadRequest(f"unsupported tool_result content block type {kind!r}")
+    result = ToolResult(str(part.get("tool_use_id")), "\n".join(texts),
+                        bool(part.get("is_error", False)), part.get("toolset_name"), count)
+    return result, tokens
 
 
 def _image_data(provider: Provider, part: dict[str, Any]) -> str:
@@ -419,31 +538,34 @@ def count_input_tokens(request: FakeRequest) -> int:
     return sum(block.tokens for block in request.blocks)
 
 
-def openai_completion(model: str, text: str, charge: Charge, tokens_out: int,
+def openai_completion(model: str, reply: FakeReply | str, charge: Charge, tokens_out: int,
                       number: int) -> dict[str, object]:
     """``prompt_tokens`` includes the cached ones, reported under ``prompt_tokens_details``."""
     prompt = charge.input_tokens + charge.cache_read_tokens + charge.cache_write_tokens
+    message, finish = openai_message(reply_of(reply), number)
     return {
         "id": f"chatcmpl-fake-{number}", "object": "chat.completion",
         "created": int(time.time()), "model": model,
-        "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                     "message": {"role": "assistant", "content": text, "refusal": None}}],
+        "choices": [{"index": 0, "finish_reason": finish, "logprobs": None, "message": message}],
         "usage": {"prompt_tokens": prompt, "completion_tokens": tokens_out,
                   "total_tokens": prompt + tokens_out,
                   "prompt_tokens_details": {"cached_tokens": charge.cache_read_tokens}},
     }
 
 
-def anthropic_message(model: str, text: str, charge: Charge, tokens_out: int,
+def anthropic_message(model: str, reply: FakeReply | str, charge: Charge, tokens_out: int,
                       number: int) -> dict[str, object]:
     """``input_tokens`` excludes cache reads and writes, as the Messages API reports them."""
+    content, stop = anthropic_content(reply_of(reply), number)
     return {
         "id": f"msg_fake_{number}", "type": "message", "role": "assistant", "model": model,
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn", "stop_sequence": None,
+        "content": content, "stop_reason": stop, "stop_sequence": None,
         "usage": {"input_tokens": charge.input_tokens, "output_tokens": tokens_out,
                   "cache_read_input_tokens": charge.cache_read_tokens,
-                  "cache_creation_input_tokens": charge.cache_write_tokens},
+                  "cache_creation_input_tokens": charge.cache_write_tokens,
+                  "cache_creation": {"ephemeral_5m_input_tokens": charge.cache_write_tokens,
+                                     "ephemeral_1h_input_tokens": 0},
+                  "service_tier": "standard"},
     }
 
 

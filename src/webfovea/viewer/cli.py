@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from .. import inputs
 from ..errors import ConfigError
 
 # Handlers import what they run when called (see webfovea.cli): parsing stays light.
@@ -50,7 +51,8 @@ def cmd_view(ns: argparse.Namespace) -> int:
     from .multi import is_run, write_folder, write_pair
     from .report import write_report
 
-    dirs = [_existing(d) for d in ns.run_dirs]
+    # The pages are written into the runs themselves (links to their screenshots stay short).
+    dirs = [inputs.out_dir(_existing(d), flag="view: the folder") for d in ns.run_dirs]
     if len(dirs) > 2:
         raise ConfigError("view takes one run (or folder of runs), or two runs to put side by side")
     if len(dirs) == 2:

@@ -191,6 +191,6 @@ def _summary(run: RunDir) -> list[str]:
     counts = Counter(outcomes.bucket(t.result.status, t.score.correct if t.score else None,
                                      t.result.answer) for t in run.tasks)
     models = sorted({t.result.model for t in run.tasks if t.result.model})
-    return [f"success {rate.shown()} (binomial standard error)",
+    return [f"success {rate.explained()}",
             "outcomes: " + " · ".join(f"{b} {counts[b]}" for b in BUCKETS if counts[b]),
             f"model: {', '.join(models) or 'unknown'}"]

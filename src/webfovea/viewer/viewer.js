@@ -76,41 +76,59 @@
 
   // --- charts: inline SVG drawn from the numbers, text as text nodes ----------------------
 
-  // A success rate with its binomial standard error, sqrt(p(1-p)/n); at 0/n and n/n the error is 0, which says
-  // nothing, so the caption gives the Wilson 95 % interval there (as `score` does).
+  // A success rate with its Wilson 95 % interval, which (unlike p ± standard error) stays honest at 0/n and n/n.
+  // `caption` is for a chart whose title names the interval; `long` says it itself.
   function rate(correct, n) {
     const p = n ? correct / n : 0;
-    const se = n ? Math.sqrt((p * (1 - p)) / n) : 0;
-    let caption = `${fmt.pct(p)} ± ${fmt.pct(se)} (${correct}/${n})`;
-    if (n && (correct === 0 || correct === n)) {
-      const z = 1.959964;
-      const d = 1 + (z * z) / n;
-      const centre = (p + (z * z) / (2 * n)) / d;
-      const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
-      const low = Math.max(0, centre - half), high = Math.min(1, centre + half);
-      caption = `${fmt.pct(p)} (95% CI ${fmt.pct(low)}–${fmt.pct(high)}) (${correct}/${n})`;
-    }
-    return { correct, n, p, se, caption };
+    const z = 1.959964;
+    const d = 1 + (z * z) / (n || 1);
+    const centre = (p + (z * z) / (2 * (n || 1))) / d;
+    const half = n ? (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d : 0;
+    const low = n ? Math.max(0, centre - half) : 0, high = n ? Math.min(1, centre + half) : 0;
+    const range = `${(100 * low).toFixed(0)}–${fmt.pct(high)}`;
+    return { correct, n, p, low, high, caption: `${fmt.pct(p)} (${range}) ${correct}/${n}`,
+      long: `${fmt.pct(p)} (95% CI ${range}) ${correct}/${n}` };
   }
 
-  // Horizontal bars: one row per [label, value in 0..max, caption, whisker or null].
-  function barChart(title, rows, { max = 1, width = 460, whiskers = false } = {}) {
+  // The width of a chart's text as the page draws it (the charts' 12 px in the page's font), so the columns
+  // are laid out around their longest label and caption instead of clipping them at the chart's edge.
+  const measure = (() => {
+    const context = document.createElement("canvas").getContext("2d");
+    return (text) => {
+      context.font = `12px ${getComputedStyle(document.body).fontFamily}`;
+      return context.measureText(String(text)).width;
+    };
+  })();
+
+  // A label cut to `room` pixels, with an ellipsis when it was cut (the whole label is its tooltip).
+  function fitted(label, room) {
+    let shown = String(label);
+    while (shown.length > 1 && measure(shown) > room) shown = `${shown.slice(0, -2)}…`;
+    return shown;
+  }
+
+  // Horizontal bars: one row per [label, value in 0..max, caption, [low, high] whisker or null].
+  function barChart(title, rows, { max = 1, plot = 190, whiskers = false } = {}) {
     const rowH = 22;
-    const left = 150;
-    const plot = width - left - 120;
+    const pad = 8;
+    const maxLabel = 220;
+    const left = Math.min(maxLabel, Math.max(40, ...rows.map(([label]) => measure(label)))) + 2 * pad;
+    const right = Math.max(...rows.map(([, , caption]) => measure(caption))) + 2 * pad;
+    const width = Math.ceil(left + plot + right);
     const height = rows.length * rowH + 24;
     const chart = svg("svg", { class: "chart", width, height, viewBox: `0 0 ${width} ${height}`,
       role: "img", "aria-label": title });
     chart.append(svg("title", {}, title));
-    rows.forEach(([label, value, caption, se], i) => {
+    rows.forEach(([label, value, caption, range], i) => {
       const y = 8 + i * rowH;
       const w = max ? (plot * value) / max : 0;
-      chart.append(svg("text", { x: left - 8, y: y + 14, "text-anchor": "end", class: "label" }, label),
-        svg("rect", { x: left, y: y + 3, width: Math.max(0, w), height: rowH - 8, class: "bar" }),
-        svg("text", { x: left + plot + 8, y: y + 14, class: "value" }, caption));
-      if (whiskers && se !== null && se !== undefined) {
-        const lo = (plot * Math.max(0, value - se)) / max;
-        const hi = (plot * Math.min(max, value + se)) / max;
+      const shown = fitted(label, left - 2 * pad);
+      const text = svg("text", { x: left - pad, y: y + 14, "text-anchor": "end", class: "label" }, shown);
+      chart.append(shown === String(label) ? text : svg("g", {}, svg("title", {}, String(label)), text),
+      svg("rect", { x: left, y: y + 3, width: Math.max(0, w), height: rowH - 8, class: "bar" }),
+      svg("text", { x: left + plot + pad, y: y + 14, class: "value" }, caption));
+      if (whiskers && range) {
+        const [lo, hi] = range.map((v) => (plot * Math.min(max, Math.max(0, v))) / max);
         const cy = y + 3 + (rowH - 8) / 2;
         chart.append(svg("line", { x1: left + lo, x2: left + hi, y1: cy, y2: cy, class: "whisker" }),
           svg("line", { x1: left + lo, x2: left + lo, y1: cy - 5, y2: cy + 5, class: "whisker" }),
@@ -125,25 +143,34 @@
   function successChart(title, groups) {
     const rows = [...groups.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([name, g]) => {
       const r = rate(g.correct, g.n);
-      return [name, r.p, r.caption, r.se];
+      return [name, r.p, r.caption, [r.low, r.high]];
     });
     return el("figure", {}, el("figcaption", { text: title }),
       rows.length ? barChart(title, rows, { whiskers: true }) : el("p", { cls: "muted", text: "no scored task" }));
   }
 
-  // Histogram of values into about 8 equal bins (labels are the bins' lower edges).
-  function histogram(title, values, show) {
+  // Equal bins of a round width (1, 2 or 5 times a power of ten) starting at a multiple of it, at most
+  // about 8; edges shown with the decimals that width needs, so no two edges read the same ("4–4").
+  function bins(values) {
+    const lo = Math.min(...values), hi = Math.max(...values);
+    const rough = (hi - lo) / 8 || Math.abs(lo) / 10 || 1;
+    const power = 10 ** Math.floor(Math.log10(rough));
+    const step = [1, 2, 5, 10].map((m) => m * power).find((w) => w >= rough * (1 - 1e-9));
+    const start = Math.floor(lo / step + 1e-9) * step;
+    const index = (v) => Math.floor((v - start) / step + 1e-9);
+    const counts = new Array(index(hi) + 1).fill(0);
+    for (const v of values) counts[index(v)] += 1;
+    const decimals = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+    const edge = (i) => (start + i * step).toFixed(decimals);
+    return counts.map((n, i) => [`${edge(i)}–${edge(i + 1)}`, n]);
+  }
+
+  function histogram(title, values, unit) {
     const xs = values.filter((v) => v !== null && v !== undefined && !Number.isNaN(v));
     if (!xs.length) return el("figure", {}, el("figcaption", { text: title }), el("p", { cls: "muted", text: "no data" }));
-    const lo = Math.min(...xs);
-    const hi = Math.max(...xs);
-    const bins = Math.min(8, Math.max(1, new Set(xs).size));
-    const size = (hi - lo) / bins || 1;
-    const counts = new Array(bins).fill(0);
-    for (const x of xs) counts[Math.min(bins - 1, Math.floor((x - lo) / size))] += 1;
-    const rows = counts.map((n, i) => [`${show(lo + i * size)}–${show(lo + (i + 1) * size)}`, n, String(n)]);
+    const rows = bins(xs).map(([range, n]) => [`${range}${unit}`, n, String(n)]);
     return el("figure", {}, el("figcaption", { text: title }),
-      barChart(title, rows, { max: Math.max(...counts) }));
+      barChart(title, rows, { max: Math.max(...rows.map(([, n]) => n)) }));
   }
 
   // --- the marks drawn over a screenshot, in the sent image's own pixels -----------------
@@ -309,6 +336,20 @@
       el("strong", { text: "This step's prompt" }), el("pre", { text: fmt.text(sent.text) }));
   }
 
+  // A native dialect's calls of one turn, in order: each with its outcome and note; the
+  // calls after a refusal are marked as not executed.
+  function callsSection(s) {
+    if (!s.calls || s.calls.length < 2) return null;
+    const items = s.calls.map((c, i) => el("li", { cls: "call", "data-call": i + 1 },
+      c.action_source ? el("code", { text: c.action_source })
+        : el("span", { cls: "refused", text: c.error || "no action" }),
+      " ", badge(c.executed ? c.outcome : "not executed", c.executed ? outcomeTone(c.outcome) : "warn"),
+      c.guardrail ? el("span", { cls: "refused", text: ` refused by ${c.guardrail}` }) : null,
+      el("div", { cls: "muted", text: c.note })));
+    return el("div", { cls: "calls" }, el("strong", { text: `Batch of ${s.calls.length} calls` }),
+      el("ol", {}, items));
+  }
+
   function stepCard(s, diagnosis) {
     const action = s.action_source
       ? el("code", { text: s.action_source })
@@ -330,6 +371,7 @@
         ["tokens", tokens(s.usage) + (s.usage.retries ? ` · ${s.usage.retries} retries` : "")],
       ]),
       el("div", { cls: "note" }, el("strong", { text: "Note: " }), s.note || "—"),
+      callsSection(s),
       s.parse_error ? el("pre", { cls: "refused", text: s.parse_error }) : null,
       el("div", {}, el("strong", { text: "Thought" }), el("pre", { text: s.thought || "—" })),
       s.stripped.length ? el("details", {}, el("summary", { text: `Stripped (${s.stripped.length})` }),
@@ -503,14 +545,14 @@
       .map(([name, n]) => [name, n, `${n} (${fmt.pct(n / d.tasks.length)})`]);
     const costs = d.tasks.map((t) => t.cost);
     return el("section", { cls: "charts" },
-      successChart("Success by site (± standard error)", groupRates(d.tasks, (t) => (t.site ? [t.site] : []))),
-      successChart("Success by tag (± standard error)", groupRates(d.tasks, (t) => t.tags)),
+      successChart("Success by site (95% interval)", groupRates(d.tasks, (t) => (t.site ? [t.site] : []))),
+      successChart("Success by tag (95% interval)", groupRates(d.tasks, (t) => t.tags)),
       el("figure", {}, el("figcaption", { text: "Outcomes" }),
         barChart("Outcomes", bucketRows, { max: Math.max(1, ...buckets.values()) })),
-      histogram("Time per task (s)", d.tasks.map((t) => t.elapsed), (v) => v.toFixed(0)),
+      histogram("Time per task", d.tasks.map((t) => t.elapsed), " s"),
       costs.some((c) => c !== null)
-        ? histogram("Cost per task ($)", costs, (v) => v.toFixed(3))
-        : histogram("Tokens per task (thousands)", d.tasks.map((t) => (t.input_tokens + t.output_tokens) / 1000), (v) => v.toFixed(0)));
+        ? histogram("Cost per task ($)", costs, "")
+        : histogram("Tokens per task (thousands)", d.tasks.map((t) => (t.input_tokens + t.output_tokens) / 1000), ""));
   }
 
   // A step linked through the index, as #<task>/step-N (or #<task>; a trial #<task>/<trial>),
@@ -629,7 +671,7 @@
       ["date", (r) => r.date, (r) => el("td", { text: fmt.text(r.date) })],
       ["tasks", (r) => r.tasks, (r) => el("td", { cls: "num", text: String(r.tasks) })],
       ["success", (r) => (r.scored ? r.correct / r.scored : -1), (r) => el("td", { cls: "num",
-        text: r.scored ? rate(r.correct, r.scored).caption : "—" })],
+        text: r.scored ? rate(r.correct, r.scored).long : "—" })],
       ["cost", (r) => (r.cost === null ? -1 : r.cost), (r) => el("td", { cls: "num", text: fmt.cost(r.cost) })],
       ["tokens", (r) => r.input_tokens + r.output_tokens, (r) => el("td", { cls: "num", text: `${fmt.int(r.input_tokens)} / ${fmt.int(r.output_tokens)}` })],
     ];

@@ -1,0 +1,55 @@
+"""Recorded native calls translated again with the current translation tables, for
+``webfovea replay`` (what would a translation change alter in a dialect run?)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..config import Size
+from ..geometry import ModelSpace
+from ..models.base import SentImage
+from ..trajectory import StepRecord
+from .base import Call, Observation
+
+Retranslate = Callable[[dict[str, Any], StepRecord], Call]
+
+
+def observation(record: StepRecord) -> Observation:
+    """What the dialect knew of the step's screen when it translated the calls."""
+    sent = SentImage(b"", *record.sent_size)
+    return Observation(record.step, "", sent, ModelSpace(*record.model_size),
+                       Size(*record.page_size), record.url, "")
+
+
+def retranslator(dialect: str, version: str | None) -> Retranslate | None:
+    """The current translation of one recorded call (``calls[i]`` of a step record), or None
+    for a dialect whose translation cannot be replayed here."""
+    if dialect == "tools":
+        from .tools import translate
+
+        return lambda entry, record: translate(entry.get("call_id"), entry["native"],
+                                               observation(record))
+    if dialect == "anthropic-computer":
+        from .anthropic_actions import Translator
+        from .anthropic_computer import DEFAULT_VERSION
+
+        translator = Translator(version or DEFAULT_VERSION)  # one per task: it keeps the pointer
+
+        def again(entry: dict[str, Any], record: StepRecord) -> Call:
+            native = entry["native"]
+            use = {"id": entry.get("call_id"), "name": native.get("name"),
+                   "input": native.get("input"), "toolset_name": native.get("toolset_name")}
+            return translator.call(use, observation(record))
+
+        return again
+    if dialect == "openai-computer":
+        from .openai_computer import translate as openai
+
+        return lambda entry, record: openai(entry["native"], observation(record))
+    if dialect == "gemini-computer":
+        from .gemini_computer import translate_recorded
+
+        return lambda entry, record: translate_recorded(entry["native"], observation(record),
+                                                        version)
+    return None

@@ -1,0 +1,91 @@
+"""Issue 25: the documentation site builds strictly, its generated reference agrees with the
+real parser, and every command a page marks as offline runs."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+MKDOCS = [sys.executable, "-m", "mkdocs"]
+OFFLINE = re.compile(r"<!-- test: offline -->\s*```sh\n(.*?)```", re.S)
+ENV = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "COLUMNS": "100"}
+
+
+def build(root: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*MKDOCS, "build", "--strict", "-f", str(root / "mkdocs.yml"), "-d",
+                           str(site)], capture_output=True, text=True, env=ENV, timeout=300)
+
+
+def test_the_site_builds_strictly_with_every_page_in_the_navigation(tmp_path: Path) -> None:
+    proc = build(ROOT, tmp_path / "site")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    pages = {p.relative_to(DOCS).with_suffix("") for p in DOCS.rglob("*.md")}
+    built = {p.parent.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("index.html")}
+    assert {Path(".") if str(p) == "index" else p for p in pages} <= built
+
+
+def test_an_orphan_page_or_a_broken_link_fails_the_build(tmp_path: Path) -> None:
+    """The strict build is a check that can fail: a page left out of the navigation and a
+    link to a page that does not exist each stop it."""
+    for extra, named in (("orphan.md", "orphan.md"), ("broken-link", "missing.md")):
+        copy = tmp_path / extra.removesuffix(".md")
+        shutil.copytree(ROOT / "docs", copy / "docs")
+        shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+        (copy / "scripts").mkdir()
+        shutil.copy(ROOT / "scripts" / "mkdocs_hooks.py", copy / "scripts")
+        if extra == "orphan.md":
+            (copy / "docs" / extra).write_text("# Nobody links here\n")
+        else:
+            index = copy / "docs" / "index.md"
+            index.write_text(index.read_text() + "\nSee [the missing page](missing.md).\n")
+        proc = build(copy, copy / "site")
+        assert proc.returncode != 0, extra
+        assert named in proc.stderr, proc.stderr[-2000:]
+
+
+def test_the_command_line_reference_is_the_parsers_own_help(tmp_path: Path) -> None:
+    proc = build(ROOT, tmp_path / "site")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    page = (tmp_path / "site" / "reference-cli" / "index.html").read_text()
+    for command in ("run", "bench", "score", "suite", "view", "diagnose", "miniwob"):
+        helped = subprocess.run([sys.executable, "-m", "webfovea", command, "--help"],
+                                capture_output=True, text=True, env=ENV, check=True).stdout
+        first_option = next(line.strip() for line in helped.splitlines() if "--" in line)
+        assert first_option.split()[0] in page, command
+        assert f"webfovea {command}" in page
+
+
+def offline_commands() -> list[str]:
+    found = []
+    for page in sorted(DOCS.rglob("*.md")):
+        for block in OFFLINE.findall(page.read_text()):
+            for line in block.splitlines():
+                command = line.split("#", 1)[0].strip()
+                if command:
+                    found.append(command)
+    return found
+
+
+def test_some_pages_mark_offline_commands() -> None:
+    commands = offline_commands()
+    assert any(c.startswith("webfovea demo") for c in commands)
+    assert any(c.startswith("webfovea score") for c in commands)
+
+
+@pytest.mark.timeout(900)
+def test_every_offline_command_in_the_docs_runs(tmp_path: Path) -> None:
+    for command in offline_commands():
+        argv = shlex.split(command)
+        assert argv[0] == "webfovea", command
+        proc = subprocess.run([sys.executable, "-m", "webfovea", *argv[1:]], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, f"{command}: {proc.stderr[-2000:]}"
