@@ -115,11 +115,15 @@ class ColourPolicy:
     steps: Sequence[Look]
     answer: Callable[[Image.Image], str]
     patience: int = 3  # wait() this many times for a colour that is not there yet
+    look_first: bool = False  # wait() once before the first step, as a careful person would
     done: int = 0
     waits: int = 0
 
     def __call__(self, request: FakeRequest) -> str:
         image = request.images[-1]
+        if self.look_first and not self.waits:
+            self.waits += 1
+            return "Thought: let it finish drawing.\nAction: wait()"
         if self.done < len(self.steps):
             look = self.steps[self.done]
             at = find_colour(image, look.colour, region=look.region, pick=look.pick)

@@ -273,7 +273,7 @@
       } else if (!w.inAction) w.pending.add(key); // changed by itself once: watch it
     }
     s.last = t;
-    if (!w.inAction) s.self = t;
+    s.self = t; // changed by itself: inputs and reactions never reach here
     s.weight += weight;
     s.max = Math.max(s.max, s.weight);
   };
