@@ -159,6 +159,8 @@ def _content(lines: list[str]) -> bytes:
         ops.append(f"({safe}) Tj")
         ops.append("0 -36 Td")
     ops.append("ET")
+    # A footer near the bottom edge, so a viewport shorter than a page still shows ink.
+    ops += ["BT", "/F1 14 Tf", "72 60 Td", f"(Annual report 2024, {lines[1]}) Tj", "ET"]
     return "\n".join(ops).encode("latin-1")
 
 
