@@ -4,7 +4,10 @@ Each run is its own `python -m webfovea bench` (or `suite run`) process; a sampl
 the proportional set size (PSS, shared pages split fairly) of its whole process tree
 (Python, the Playwright driver, every Chromium process) four times a second. "MiB/task"
 is that peak divided by the tasks running at once (the workers): everything a
-concurrent task costs, its share of the bench process and driver included.
+concurrent task costs, its share of the bench process and driver included. The sampler
+also keeps each process's CPU time: "CPU s/task" is the tree's CPU seconds per task, and
+"ceiling" the tasks/hour this machine's cores could give if the CPU were all ours
+(cores / CPU per task): where more workers stop helping on a small or busy machine.
 
     python benchmarks/bench_workers.py --suite            # the offline suite, the oracle
     python benchmarks/bench_workers.py --suite --limit 16
@@ -44,6 +47,20 @@ class Peaks:
     total: int = 0
     python: int = 0
     per_worker: dict[int, int] = field(default_factory=dict)
+    cpu_ticks: dict[int, int] = field(default_factory=dict)  # pid → its user+system time
+    names: dict[int, str] = field(default_factory=dict)  # pid → its program (comm)
+
+    @property
+    def cpu_seconds(self) -> float:
+        return sum(self.cpu_ticks.values()) / os.sysconf("SC_CLK_TCK")
+
+    def cpu_by_program(self) -> dict[str, float]:
+        """CPU seconds per program: the bench's Python, the Playwright driver, Chromium."""
+        out: dict[str, float] = {}
+        for pid, ticks in self.cpu_ticks.items():
+            name = self.names.get(pid, "?")
+            out[name] = out.get(name, 0.0) + ticks / os.sysconf("SC_CLK_TCK")
+        return out
 
 
 def pss_kib(pid: int) -> int:
@@ -51,6 +68,13 @@ def pss_kib(pid: int) -> int:
         for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
             if line.startswith("Pss:"):
                 return int(line.split()[1])
+    return 0
+
+
+def cpu_ticks(pid: int) -> int:
+    with contextlib.suppress(OSError, IndexError, ValueError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
     return 0
 
 
@@ -82,6 +106,11 @@ def sample(root: int, peaks: Peaks, stop: threading.Event) -> None:
             size = sum(pss_kib(p) for p in subtree(tree, driver))
             peaks.per_worker[driver] = max(peaks.per_worker.get(driver, 0), size)
             total += size
+        for pid in subtree(tree, root):
+            peaks.cpu_ticks[pid] = max(peaks.cpu_ticks.get(pid, 0), cpu_ticks(pid))
+            if pid not in peaks.names:
+                with contextlib.suppress(OSError):
+                    peaks.names[pid] = Path(f"/proc/{pid}/comm").read_text().strip()
         peaks.python = max(peaks.python, python)
         peaks.total = max(peaks.total, total)
 
@@ -110,14 +139,20 @@ def outcome(out: Path) -> tuple[int, int, int]:
     return done, correct, steps
 
 
+def steps_taken(request: FakeRequest) -> int:
+    """The steps already taken: the model's own turns (the ``blocks`` history layout), or
+    the history lines of the one user turn (``--history rolling``)."""
+    answered = sum(turn.role == "assistant" for turn in request.turns)
+    return answered or len(re.findall(r"^Step \d+:", request.turns[0].text, re.MULTILINE))
+
+
 @contextlib.contextmanager
 def demo_setup(count: int, latency: float, folder: Path) -> Iterator[tuple[Path, list[str]]]:
     """N demo tasks on a local server and a fake provider replaying the demo's replies."""
     replies = read_replies(demo.replies_file())
 
     def policy(request: FakeRequest) -> str:
-        step = len(re.findall(r"^Step \d+:", request.turns[0].text, re.MULTILINE))
-        return replies[min(step, len(replies) - 1)]
+        return replies[min(steps_taken(request), len(replies) - 1)]
 
     with LocalServer(demo.root()) as site, FakeProvider(policy, delay_seconds=latency) as fp:
         tasks = folder / "demo-tasks.jsonl"
@@ -158,23 +193,34 @@ def main() -> None:
         if ns.suite:
             limit = ["--limit", str(ns.limit)] if ns.limit else []
             command = [sys.executable, "-m", "webfovea", "suite", "run", *limit, *extra]
+        print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         print(f"{'workers':>7} {'tasks':>5} {'correct':>7} {'steps':>5} {'wall s':>7} "
-              f"{'tasks/h':>8} {'MiB/task':>8} {'bench MiB':>9} {'total MiB':>9}")
+              f"{'tasks/h':>8} {'MiB/task':>8} {'bench MiB':>9} {'total MiB':>9} "
+              f"{'CPU s/task':>10} {'ceiling':>8}")
         rows = []
         for workers in ns.workers:
             out = folder / f"run-{workers}w-{time.strftime('%H%M%S')}"
             wall, peaks = run_bench(command, out, workers)
             done, correct, steps = outcome(out)
-            rows.append({"workers": workers, "tasks": done, "correct": correct, "steps": steps,
-                         "wall_s": wall, "tasks_per_hour": 3600 * done / wall,
-                         "mib_per_task": peaks.total / 1024 / workers,
-                         "bench_mib": peaks.python / 1024, "total_mib": peaks.total / 1024})
+            cpu = peaks.cpu_seconds / max(done, 1)
+            row = {"workers": workers, "tasks": done, "correct": correct, "steps": steps,
+                   "wall_s": wall, "tasks_per_hour": 3600 * done / wall,
+                   "mib_per_task": peaks.total / 1024 / workers,
+                   "bench_mib": peaks.python / 1024, "total_mib": peaks.total / 1024,
+                   "cpu_s_per_task": cpu, "cpu_ceiling_per_hour": 3600 * (os.cpu_count() or 1) / cpu,
+                   "cpu_s_per_task_by_program": {name: round(seconds / max(done, 1), 3) for name, seconds
+                                                 in sorted(peaks.cpu_by_program().items())},
+                   "load_average": os.getloadavg()[0]}
+            rows.append(row)
             print(f"{workers:>7} {done:>5} {correct:>7} {steps:>5} {wall:>7.1f} "
-                  f"{3600 * done / wall:>8.0f} {peaks.total / 1024 / workers:>8.0f} "
-                  f"{peaks.python / 1024:>9.0f} {peaks.total / 1024:>9.0f}", flush=True)
-        if len(rows) > 1:
-            print(f"throughput at {rows[1]['workers']} workers: "
-                  f"{rows[1]['tasks_per_hour'] / rows[0]['tasks_per_hour']:.2f}x "
+                  f"{row['tasks_per_hour']:>8.0f} {row['mib_per_task']:>8.0f} "
+                  f"{row['bench_mib']:>9.0f} {row['total_mib']:>9.0f} {cpu:>10.2f} "
+                  f"{row['cpu_ceiling_per_hour']:>8.0f}", flush=True)
+            print("        CPU s/task by program: " + ", ".join(
+                f"{name} {sec:.2f}" for name, sec in row["cpu_s_per_task_by_program"].items()))
+        for row in rows[1:]:
+            print(f"throughput at {row['workers']} workers: "
+                  f"{row['tasks_per_hour'] / rows[0]['tasks_per_hour']:.2f}x "
                   f"{rows[0]['workers']} worker(s)")
         if ns.json:
             ns.json.write_text(json.dumps(rows, indent=2))

@@ -1,15 +1,21 @@
-"""Harness time per step against the browser's floor, per page kind, with a stage breakdown.
+"""Harness time per step against the bare browser's floor, per page kind, with stages.
 
-The floor is a bare Playwright viewport screenshot + click on the same page at the same
-point; the harness step is a real ``run_task`` step with an instant scripted model
-clicking an inert spot (so every step is fingerprinted, settled and reported as "no
-detectable change"). Both are measured in the same run, in alternating blocks, so the
-ratio holds on a loaded machine even when absolute times do not. Page kinds: a static
-page, a heavy page (>= 10,000 DOM nodes) and a page with two iframes, one of them
-cross-origin. The first harness step of each task is left out: it pays the fingerprint's
-one-off baseline wait, which real runs pay while the model thinks.
+The floor is a Playwright viewport screenshot + click on the same page at the same point,
+in a plain Playwright browser and context of its own: launched with no flags of ours, no
+init scripts (no page watcher), only the same viewport. The harness step is a real
+``run_task`` step with an instant scripted model clicking an inert spot (so every step is
+captured, fingerprinted, settled and reported as "no detectable change"). For reference
+the same screenshot + click also runs inside webfovea's own context ("instrumented":
+our flags and the page watcher, which every page of a task carries).
 
-    python benchmarks/step_overhead.py [--steps 30] [--rounds 3] [--json out.json]
+Each round measures a block of each, alternating (bare, instrumented, harness), so the
+ratios hold on a loaded machine even when absolute times do not; compare ratios from one
+run, never absolute times across runs. Page kinds: a static page, a heavy page (>= 10,000
+DOM nodes) and a page with two iframes, one of them cross-origin. The first harness step
+of each task is left out: it pays the fingerprint's one-off baseline wait, which real
+runs pay while the model thinks.
+
+    python benchmarks/step_overhead.py [--steps 10] [--rounds 3] [--json out.json]
 """
 
 from __future__ import annotations
@@ -17,13 +23,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from playwright.async_api import Browser, Page, async_playwright
+
 from webfovea.agent import run_task
+from webfovea.browser.chromium import find_chromium
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig, BrowserConfig
 from webfovea.models.scripted import ScriptedModel
@@ -33,6 +43,7 @@ from webfovea.testing.local_server import LocalServer
 
 STAGES = ("capture", "encode", "prompt", "parse", "execute", "settle", "fingerprints",
           "trajectory_write")
+VIEWPORT = BrowserConfig().viewport
 CLICK = (900, 540)  # page pixels: an inert spot on every page (1920x1080 viewport)
 BUTTON = ('<button style="position:absolute;left:800px;top:500px;width:200px;height:80px">'
           'Inert</button>')
@@ -62,17 +73,34 @@ CHILD = ("<!doctype html><html><body><h2>Child frame</h2><p>Some text in a frame
          "<ul>" + "".join(f"<li>entry {i}</li>" for i in range(50)) + "</ul></body></html>")
 
 
-async def bare(session: BrowserSession, url: str, steps: int) -> list[float]:
-    tabs = await session.new_tabs()
-    await tabs.page.goto(url, wait_until="load", timeout=180_000)  # loaded machines
+async def screenshot_clicks(page: Page, url: str, steps: int) -> list[float]:
+    await page.goto(url, wait_until="load", timeout=180_000)  # loaded machines
     times = []
     for _ in range(steps):
         t0 = time.perf_counter()
-        await tabs.page.screenshot(type="png")
-        await tabs.page.mouse.click(*CLICK)
+        await page.screenshot(type="png")
+        await page.mouse.click(*CLICK)
         times.append(time.perf_counter() - t0)
-    await tabs.close()
     return times
+
+
+async def bare(browser: Browser, url: str, steps: int) -> list[float]:
+    """The floor: a plain context of a plain browser, only the viewport set."""
+    context = await browser.new_context(viewport={"width": VIEWPORT.width,
+                                                  "height": VIEWPORT.height})
+    try:
+        return await screenshot_clicks(await context.new_page(), url, steps)
+    finally:
+        await context.close()
+
+
+async def instrumented(session: BrowserSession, url: str, steps: int) -> list[float]:
+    """The same in webfovea's context: its flags and its page watcher, no harness step."""
+    tabs = await session.new_tabs()
+    try:
+        return await screenshot_clicks(tabs.page, url, steps)
+    finally:
+        await tabs.close()
 
 
 async def harness(session: BrowserSession, url: str, steps: int, out: Path
@@ -91,42 +119,47 @@ def p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
 
 
-def summary(floor: list[float], steps: list[float], stages: list[dict[str, float]]
-            ) -> dict[str, Any]:
+def summary(times: dict[str, list[float]], stages: list[dict[str, float]]) -> dict[str, Any]:
     ms = 1000.0
     breakdown = {name: statistics.median([s.get(name, 0.0) for s in stages]) * ms
                  for name in STAGES} if any(stages) else {}
-    return {"floor_ms": {"median": statistics.median(floor) * ms, "p90": p90(floor) * ms},
-            "harness_ms": {"median": statistics.median(steps) * ms, "p90": p90(steps) * ms},
-            "ratio": statistics.median(steps) / statistics.median(floor),
-            "stages_ms": breakdown, "samples": {"floor": len(floor), "harness": len(steps)}}
+    median = {kind: statistics.median(values) for kind, values in times.items()}
+    return {**{f"{kind}_ms": {"median": median[kind] * ms, "p90": p90(values) * ms}
+               for kind, values in times.items()},
+            "ratio": median["harness"] / median["bare"],
+            "ratio_instrumented": median["harness"] / median["instrumented"],
+            "stages_ms": breakdown,
+            "samples": {kind: len(values) for kind, values in times.items()}}
 
 
-async def measure(url: str, session: BrowserSession, steps: int, rounds: int, work: Path
-                  ) -> dict[str, Any]:
-    floor: list[float] = []
-    times: list[float] = []
+async def measure(url: str, browser: Browser, session: BrowserSession, steps: int, rounds: int,
+                  work: Path) -> dict[str, Any]:
+    times: dict[str, list[float]] = {"bare": [], "instrumented": [], "harness": []}
     stages: list[dict[str, float]] = []
-    await bare(session, url, 3)  # warm up: caches, fonts, the first paint
+    await bare(browser, url, 3)  # warm up: caches, fonts, the first paint
+    await instrumented(session, url, 3)
     for r in range(rounds):
-        floor += await bare(session, url, steps)
+        times["bare"] += await bare(browser, url, steps)
+        times["instrumented"] += await instrumented(session, url, steps)
         t, s = await harness(session, url, steps, work / f"run-{r}")
-        times += t
+        times["harness"] += t
         stages += s
-    return summary(floor, times, stages)
+    return summary(times, stages)
 
 
 def show(kind: str, row: dict[str, Any]) -> None:
-    f, h = row["floor_ms"], row["harness_ms"]
-    print(f"{kind:8} floor {f['median']:7.1f} ms (p90 {f['p90']:7.1f})   harness "
-          f"{h['median']:7.1f} ms (p90 {h['p90']:7.1f})   ratio {row['ratio']:5.2f}x")
+    b, i, h = row["bare_ms"], row["instrumented_ms"], row["harness_ms"]
+    print(f"{kind:8} bare floor {b['median']:6.1f} ms (p90 {b['p90']:6.1f})  instrumented "
+          f"{i['median']:6.1f} ms  harness {h['median']:6.1f} ms (p90 {h['p90']:6.1f})  "
+          f"ratio {row['ratio']:4.2f}x bare, {row['ratio_instrumented']:4.2f}x instrumented")
     if row["stages_ms"]:
         print("         stages (median ms): " + "  ".join(
             f"{name} {ms:.1f}" for name, ms in row["stages_ms"].items()))
 
 
 async def main(ns: argparse.Namespace) -> None:
-    results: dict[str, Any] = {"steps": ns.steps, "rounds": ns.rounds, "kinds": {}}
+    results: dict[str, Any] = {"steps": ns.steps, "rounds": ns.rounds,
+                               "load_average": os.getloadavg(), "kinds": {}}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / "child.html").write_text(CHILD)
@@ -134,9 +167,10 @@ async def main(ns: argparse.Namespace) -> None:
             (root / "static.html").write_text(STATIC)
             (root / "heavy.html").write_text(heavy_page())
             (root / "frames.html").write_text(frames_page(other.url("").rstrip("/")))
-            async with BrowserSession(BrowserConfig()) as session:
+            async with async_playwright() as pw, BrowserSession(BrowserConfig()) as session:
+                plain = await pw.chromium.launch(executable_path=find_chromium(), headless=True)
                 for kind in ns.kinds:
-                    row = await measure(server.url(f"{kind}.html"), session, ns.steps,
+                    row = await measure(server.url(f"{kind}.html"), plain, session, ns.steps,
                                         ns.rounds, root / kind)
                     results["kinds"][kind] = row
                     show(kind, row)

@@ -65,8 +65,9 @@ async def test_escapes_through_native_actions_are_refused(
     origin = pages.url("")
     assert all(s.url.startswith(origin) for s in steps), [s.url for s in steps]
     assert result.answer_url is not None and result.answer_url.startswith(origin)
-    # Each refusal went back in the protocol's error form, with the guardrail's sentence.
-    for step, request in zip(steps[:len(tries)], requests[1:], strict=False):
+    # Each refusal went back in the protocol's error form, with the guardrail's sentence
+    # (the domain lock's block of the plain click too).
+    for step, request in zip(steps[:len(tries) + 1], requests[1:], strict=False):
         got = request.results[-1]
         assert step.note in got.text and (got.is_error or got.text.startswith("Error: "))
 

@@ -298,3 +298,28 @@ async def test_two_tasks_in_one_browser_each_keep_their_own_site(
     finally:
         await tabs_a.close()
         await tabs_b.close()
+
+
+# popup.html: each button's top edge. Every popup ends up sent to the other site: an empty
+# one whose location is then set, one opened there, one that loads a page here first.
+POPUPS = {"popup-blank": 100, "popup-direct": 180, "popup-hop": 260}
+
+
+async def test_a_popup_sent_off_the_site_leaves_the_agent_where_it_was(
+        browser: BrowserSession, sites: tuple[Site, Site], tmp_path: Path) -> None:
+    ours, other = sites
+    before = len(other.hits)
+    policy = ScriptedPolicy([*[click_way(top) for top in POPUPS.values()],
+                             act("finished(content='42')")])
+    result, steps, fp = await _run(browser, tmp_path, ours.url("popup.html"), policy)
+    assert result.status == "finished", result.error
+    assert [s.url for s in steps] == [ours.url("popup.html")] * len(steps), [s.note for s in steps]
+    for via, step in zip(POPUPS, steps, strict=False):
+        assert f"landing.html?via={via} was blocked: it would leave the site 127.0.0.1" in step.note, (
+            via, step.note)
+    assert "about:blank" not in " ".join(s.note for s in steps)  # no empty tab was shown
+    assert "now showing " + ours.url("popup.html") in steps[2].note  # the hop's tab closed
+    # Every later request showed the popup page itself (its lavender background), not a blank tab.
+    for request in fp.requests[1:]:
+        assert request.images[-1].convert("RGB").getpixel((1200, 700)) == (230, 230, 255)
+    assert len(other.hits) == before

@@ -372,7 +372,8 @@ async def test_load_model_keeps_colons_in_model_names(fp: FakeProvider) -> None:
 @pytest.mark.parametrize("spec", ["", "gpt-4o", "openai:", "anthropic:", "scripted:",
                                   "mystery:model"])
 def test_load_model_rejects_bad_specs(spec: str) -> None:
-    with pytest.raises(ConfigError, match=r"openai:<model>, anthropic:<model>, scripted:<file>"):
+    forms = r"openai:<model>, anthropic:<model>, gemini:<model>, scripted:<file>"
+    with pytest.raises(ConfigError, match=forms):
         load_model(spec)
 
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,6 +26,7 @@ from webfovea.agent import run_task
 from webfovea.browser.domain_lock import DomainLock
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
+from webfovea.models.loader import load_model
 from webfovea.models.scripted import ScriptedModel
 from webfovea.sites import UNMATCHED_FILE, SiteOptions
 from webfovea.snapshot.manifest import Snapshot
@@ -33,6 +34,7 @@ from webfovea.snapshot.match import RANDOM_BODY
 from webfovea.snapshot.rules import Rules
 from webfovea.snapshot.session import SiteSession
 from webfovea.task import Task
+from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 from webfovea.trajectory import ResultRecord
 
 SITE = Path(__file__).parent / "pages" / "snapshot"
@@ -171,6 +173,38 @@ async def test_a_recorded_page_replays_the_same_with_its_server_gone(
     assert third.status == "finished", third.error
     assert _shown(tmp_path / "rep2")["Data"] == live["Data"]
     assert third.site.unmatched == 0 and third.site.matched_rules >= 3  # go, clock.html, data
+
+
+async def test_a_document_replays_the_time_its_recording_saw(
+        browser: BrowserSession, site: _Site, tmp_path: Path, openai_key: None) -> None:
+    """later.html links to seconds.html, which prints the clock to the second; the model
+    takes longer before the click on replay than it took while recording."""
+    snap = tmp_path / "snap"
+
+    async def run(out: Path, mode: Literal["record", "replay"], think: float) -> str:
+        def policy(request: FakeRequest) -> str:
+            if not any(turn.role == "assistant" for turn in request.turns):
+                time.sleep(think)
+                return "Thought: on\nAction: click(start_box='(218,94)')"
+            return DONE
+
+        with FakeProvider(policy) as fp:
+            model = load_model("openai:fake-vlm", base_url=fp.base_url)
+            config = AgentConfig(max_steps=2, time_limit=90.0, site=SiteOptions(mode, str(snap)))
+            result = await run_task(Task(instruction="look", url=site.url("later.html"), id="t"),
+                                    model=model, session=browser, config=config, out=out)
+            await model.aclose()
+        assert result.status == "finished", result.error
+        text = (out / "evidence.txt").read_text(encoding="utf-8")
+        return next(ln for ln in text.splitlines() if ln.startswith("Time:"))
+
+    recorded = await run(tmp_path / "rec", "record", 1.0)
+    replayed = await run(tmp_path / "rep", "replay", 3.5)
+    assert replayed == recorded
+    manifest = Snapshot(snap).read()
+    [document] = [e for e in manifest.entries if e.url.endswith("/seconds.html")]
+    assert document.clock_ms is not None  # opened after the model's think, not at the start
+    assert document.clock_ms >= (manifest.started_at + 1.0) * 1000
 
 
 async def test_responses_to_the_same_url_replay_in_order_then_repeat(

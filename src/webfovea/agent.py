@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -151,9 +152,20 @@ class _Run:
                 await saving
 
     async def _decide_and_act(self, step: int, screen: Screen, t0: float) -> StepRecord:
-        with stage("fingerprints"):
-            # The fingerprint's noise watchers learn the page while the model thinks.
-            await fingerprint.watch(self.tabs.page)
+        # The fingerprint's noise watchers learn the page while the model thinks: started
+        # now, awaited once the reply is in, so the call does not wait for them (nor they
+        # count as the model's time when the model answers at once).
+        watching = asyncio.ensure_future(fingerprint.watch(self.tabs.page))
+        try:
+            return await self._ask_and_act(step, screen, t0, watching)
+        finally:
+            if not watching.done():  # the model call failed: the watchers are not needed
+                watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError, WebfoveaError):  # raised above
+                await watching
+
+    async def _ask_and_act(self, step: int, screen: Screen, t0: float,
+                           watching: asyncio.Future[None]) -> StepRecord:
         with stage("prompt"):
             space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
             sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
@@ -167,6 +179,8 @@ class _Run:
         decision = await self.dialect.decide(obs, timeout=self.guard.remaining())
         self.usage.add(decision.usage)
         record.model_seconds = decision.model_seconds
+        with stage("fingerprints"):
+            await watching
         record.raw_reply, record.usage = decision.raw, self.usage_record(decision.usage)
         record.request = decision.request_summary
         record.thought, record.stripped = decision.thought, list(decision.stripped)
@@ -232,12 +246,14 @@ class _Run:
             note.text = well_formed(note.text)  # page text (a dialog's, an element's) rides in it
             if index == 0:
                 self.fill(record, call, note)
+            # A guardrail that held the action (the domain lock blocking where a click led)
+            # refuses it as much as a refusal before it ran.
+            failed = note.outcome in FAILED or note.guardrail is not None
             results.append(ActionResult(call.call_id, call.action, note.text, note.outcome,
-                                        note.outcome in FAILED, True, note.guardrail,
-                                        _image(note.image)))
+                                        failed, True, note.guardrail, _image(note.image)))
             record_call(record, call, note)
-            if note.outcome in FAILED:
-                stopped = "refused" if note.outcome == "refused" else "failed"
+            if failed:
+                stopped = "failed" if note.outcome in ("error", "parse_error") else "refused"
             elif self.result.status != "running":
                 stopped = "the end of the task"
         if not any(c.native for c in decision.calls):

@@ -21,6 +21,7 @@ from . import __version__, check_cli, cost_cli, inputs, interrupts, live
 from .bench import cli as bench_cli
 from .errors import WebfoveaError, error_exit, exit_code
 from .interrupts import Interrupted
+from .mcp import cli as mcp_cli
 from .miniwob import cli as miniwob_cli
 from .options import RunFlags, RunOptions, add_run_options, flags_from
 from .snapshot import cli as snapshot_cli
@@ -85,6 +86,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(snapshot_cli.register(sub))
     commands.update(check_cli.register(sub))
     commands.update(miniwob_cli.register(sub))
+    commands.update(mcp_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")

@@ -80,7 +80,8 @@ class RunFlags:
         return AgentConfig(max_steps=self.max_steps, time_limit=self.time_limit, image_cap=cap,
                            coords=ns.coords,
                            allow_domains=self.allow_domain,
-                           action_budgets={**DEFAULT_ACTION_BUDGETS, **_budgets(self.budget)},
+                           action_budgets={**DEFAULT_ACTION_BUDGETS,
+                                           **parse_budgets(self.budget)},
                            site=site_options(self.record_site, self.replay_site,
                                              per_task=per_task),
                            acknowledge_safety_checks=self.acknowledge_safety_checks,
@@ -273,7 +274,8 @@ def site_options(record: str | None, replay: str | None, *, per_task: bool = Fal
     return SiteOptions()
 
 
-def _budgets(items: tuple[str, ...]) -> dict[str, int]:
+def parse_budgets(items: tuple[str, ...]) -> dict[str, int]:
+    """``--budget CLASS=N`` entries as a budget table (ConfigError names a bad one)."""
     known = {spec.budget for spec in REGISTRY.values()} - {"finish"}
     out: dict[str, int] = {}
     for item in items:

@@ -66,8 +66,10 @@ def downsample(png: bytes, cap: Size | None) -> tuple[bytes, Size, Size]:
     return out.getvalue(), target, original
 
 
-# One DevTools session per page, opened on first capture and dropped with the page.
+# One DevTools session per page, opened on first capture and dropped with the page, and
+# the device metrics it last set on the page.
 _sessions: weakref.WeakKeyDictionary[Page, CDPSession] = weakref.WeakKeyDictionary()
+_metrics: weakref.WeakKeyDictionary[Page, dict[str, Any]] = weakref.WeakKeyDictionary()
 
 
 async def _devtools(page: Page) -> CDPSession:
@@ -86,11 +88,14 @@ async def _render(page: Page, state: dict[str, Any], target: Size) -> bytes:
     # A clipped capture resets the page's device metrics to this session's own when it is
     # done; without ours that is none, which would drop the context's device scale factor
     # and screen size after the first screenshot. Ours repeats the page's metrics (no
-    # resize happens), and the clip's scale then counts device pixels.
-    await session.send("Emulation.setDeviceMetricsOverride", {
-        "width": viewport.width, "height": viewport.height, "deviceScaleFactor": ratio,
-        "mobile": False, "screenWidth": int(state["screenWidth"]),
-        "screenHeight": int(state["screenHeight"])})
+    # resize happens), and the clip's scale then counts device pixels. The override stays
+    # with the session across navigations: sent again only when the page's metrics moved.
+    metrics = {"width": viewport.width, "height": viewport.height, "deviceScaleFactor": ratio,
+               "mobile": False, "screenWidth": int(state["screenWidth"]),
+               "screenHeight": int(state["screenHeight"])}
+    if _metrics.get(page) != metrics:
+        await session.send("Emulation.setDeviceMetricsOverride", metrics)
+        _metrics[page] = metrics
     reply = await session.send("Page.captureScreenshot", {
         "format": "png",
         "clip": {"x": 0, "y": 0, "width": viewport.width, "height": viewport.height,

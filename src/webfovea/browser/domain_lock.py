@@ -11,12 +11,14 @@ embedded dashboard from another origin still loads. Requests of other contexts i
 the same browser pass straight through.
 
 Blocked requests fail with ERR_ABORTED, which keeps the current document in place
-(ERR_BLOCKED_BY_CLIENT would replace it with an error page); a new tab whose first
-navigation is blocked is closed. As a last line, every URL a known tab's main frame
-commits is checked too, and a tab that still lands outside is taken back. Every
-block is appended to ``tabs.events`` so the next note reports it. Downloads are
-reported here as well: a download is a navigation whose response is a file, and
-the context refuses it unless downloads are enabled.
+(ERR_BLOCKED_BY_CLIENT would replace it with an error page). A tab the agent has not
+been shown yet (a popup: ``window.open`` to another site, an empty ``window.open()``
+whose ``location`` is then set, or a popup of the site that moves itself on) is closed
+when it is sent off the site, so the agent stays on the tab it was on. As a last line,
+every URL a known tab's main frame commits is checked too, and a tab that still lands
+outside is taken back. Every block is appended to ``tabs.events`` so the next note
+reports it. Downloads are reported here as well: a download is a navigation whose
+response is a file, and the context refuses it unless downloads are enabled.
 """
 
 from __future__ import annotations
@@ -46,10 +48,11 @@ _REFUSED = re.compile(r"Not allowed to (?:navigate top frame to data URL|load lo
 
 
 Downstream = Callable[[CDPSession, dict[str, Any]], Awaitable[None]]
-BlockKind = Literal["navigation", "new_tab", "redirect", "landed", "download"]
+BlockKind = Literal["navigation", "new_tab", "popup", "redirect", "landed", "download"]
 _SENTENCES: dict[BlockKind, str] = {
     "navigation": "a navigation to {url} was blocked: {reason}",
     "new_tab": "a new tab to {url} was blocked: {reason}",
+    "popup": "the new tab's move to {url} was blocked: {reason}",
     "redirect": "a redirect to {url} was blocked: {reason}",
     "landed": "the tab reached {url} and was taken back at once: {reason}",
     "download": "a download from {url} was blocked: {reason}",
@@ -78,6 +81,7 @@ class DomainLock:
     _context_id: str = ""
     _tasks: set[asyncio.Future[None]] = field(default_factory=set)
     _last_allowed: dict[Page, str] = field(default_factory=dict)
+    _targets: dict[Page, str] = field(default_factory=dict)  # a shown tab's CDP target id
     # Where requests the lock lets through go instead of the network, when set: a site
     # snapshot's replayer (snapshot/replay.py). The lock then pauses every request, so it
     # still judges each document first, exactly as in a live run.
@@ -98,9 +102,10 @@ class DomainLock:
         if context.browser is None:
             raise BrowserError("the domain lock needs a browser-launched context")
         page_cdp = await context.new_cdp_session(self.tabs.page)
-        self._context_id = (await page_cdp.send("Target.getTargetInfo"))["targetInfo"][
-            "browserContextId"]
+        info = (await page_cdp.send("Target.getTargetInfo"))["targetInfo"]
         await page_cdp.detach()
+        self._context_id = info["browserContextId"]
+        self._targets[self.tabs.page] = info["targetId"]
         cdp = await context.browser.new_browser_cdp_session()
         cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._paused(cdp, event)))
         await cdp.send("Fetch.enable", _EVERYTHING if self.downstream else _DOCUMENTS)
@@ -121,12 +126,23 @@ class DomainLock:
                    _quietly(cdp.send("Fetch.continueRequest", request)))
             return
         await _quietly(cdp.send("Fetch.failRequest", {**request, "errorReason": "Aborted"}))
-        new_tab = tab["url"] in ("", "about:blank") and bool(tab.get("openerId"))
+        popup = not await self._shown(tab["targetId"])
+        empty = tab["url"] in ("", "about:blank")
         kind: BlockKind = "redirect" if event.get("redirectedRequestId") else (
-            "new_tab" if new_tab else "navigation")
+            "navigation" if not popup else "new_tab" if empty else "popup")
         self._report(kind, url, reason)
-        if new_tab:  # nothing ever loaded in it: an empty tab the agent must not be shown
+        if popup:  # a tab the agent never saw, sent off the site: the agent stays where it was
             await _quietly(cdp.send("Target.closeTarget", {"targetId": tab["targetId"]}))
+
+    async def _shown(self, target_id: str) -> bool:
+        """Whether the tab ``target_id`` is one the agent has been shown (``tabs.seen``)."""
+        for page in self.tabs.seen - self._targets.keys():
+            with contextlib.suppress(PlaywrightError):  # closed meanwhile: not this tab
+                page_cdp = await self.tabs.context.new_cdp_session(page)
+                info = (await page_cdp.send("Target.getTargetInfo"))["targetInfo"]
+                self._targets[page] = info["targetId"]
+                await page_cdp.detach()
+        return target_id in self._targets.values()
 
     async def _our_tab(self, cdp: CDPSession, frame_id: str) -> dict[str, Any] | None:
         """The tab (page target) whose main frame is ``frame_id``, if it is in our context."""

@@ -28,10 +28,14 @@ class Hit:
     frame: Frame
     x: float
     y: float
-    element: ElementHandle | None
     info: dict[str, Any] | None  # describe_at.js
     page_x: float = 0.0
     page_y: float = 0.0
+
+    async def handle(self) -> ElementHandle | None:
+        """The element at the point, for actions that act on it (fill a date, select)."""
+        return (await self.frame.evaluate_handle(js("element_at"),
+                                                 {"x": self.x, "y": self.y})).as_element()
 
     @property
     def in_child_frame(self) -> bool:
@@ -80,17 +84,20 @@ class Hit:
 
 
 async def hit_test(page: Page, x: float, y: float) -> Hit:
+    """The innermost frame and element at a page point. One evaluate per frame level: the
+    element's handle is asked for only when it is an iframe to step into (and by
+    :meth:`Hit.handle` for the few actions that act on the element itself)."""
     frame, lx, ly = page.main_frame, float(x), float(y)
-    element: ElementHandle | None = None
     for _ in range(MAX_FRAME_DEPTH):
-        element = (await frame.evaluate_handle(js("element_at"), {"x": lx, "y": ly})).as_element()
-        if element is None:
+        info = await frame.evaluate(at_point("describe_at"), {"x": lx, "y": ly})
+        box = info.get("frameBox") if info else None
+        child = await _frame_at(frame, lx, ly) if box else None
+        if box is None or child is None:
             break
-        child = await element.content_frame()
-        if child is None:
-            break
-        box = await element.evaluate(js("content_box"))
         lx, ly, frame = lx - box["left"], ly - box["top"], child
-    info = await frame.evaluate(at_point("describe_at"), {"x": lx, "y": ly})
-    return Hit(frame=frame, x=lx, y=ly, element=element, info=info, page_x=float(x),
-               page_y=float(y))
+    return Hit(frame=frame, x=lx, y=ly, info=info, page_x=float(x), page_y=float(y))
+
+
+async def _frame_at(frame: Frame, x: float, y: float) -> Frame | None:
+    element = (await frame.evaluate_handle(js("element_at"), {"x": x, "y": y})).as_element()
+    return await element.content_frame() if element else None

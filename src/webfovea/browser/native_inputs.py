@@ -22,9 +22,10 @@ MAX_LISTED = 40
 
 async def native_input(hit: Hit) -> dict[str, Any] | None:
     """The native date/time input at the hit (type, value), or None for any other element."""
-    if hit.element is None:
+    element = await hit.handle()
+    if element is None:
         return None
-    info: dict[str, Any] | None = await hit.element.evaluate(js("native_input"))
+    info: dict[str, Any] | None = await element.evaluate(js("native_input"))
     return info
 
 
@@ -38,8 +39,10 @@ async def fill_native(hit: Hit, info: dict[str, Any], content: str) -> Effect:
     except NotAValue:
         return Effect(failed=f"'{content}' is not a {kind} this field can hold; type it like "
                              f"{EXAMPLES[kind]}; the field still holds '{info['value']}'")
-    assert hit.element is not None
-    held = await hit.element.evaluate(js("set_native_value"), value)
+    element = await hit.handle()
+    if element is None:
+        return Effect(failed=f"the {kind} field disappeared before it could be set")
+    held = await element.evaluate(js("set_native_value"), value)
     shown = f"'{held}'" + (f" (from '{content}')" if held != content else "")
     fact = (f"the {kind} field now holds {shown}" if held == value
             else f"the {kind} field did not accept '{value}' (from '{content}') and holds '{held}'")
@@ -50,9 +53,10 @@ async def fill_native(hit: Hit, info: dict[str, Any], content: str) -> Effect:
 async def select(hit: Hit, wanted: str, mode: str) -> Effect:
     """Choose ``wanted`` in the <select> at the hit; on a multi-select ``add`` keeps the others."""
     select_info = hit.info.get("select") if hit.info else None
-    if hit.element is None or not select_info:
+    element = await hit.handle() if select_info else None
+    if element is None or not select_info:
         return Effect(failed=f"there is no dropdown (<select>) at that point, only {hit.describe()}")
-    target = (await hit.element.evaluate_handle(js("select_target"))).as_element()
+    target = (await element.evaluate_handle(js("select_target"))).as_element()
     if target is None:
         return Effect(failed="the dropdown disappeared before it could be set")
     state = await target.evaluate(js("select_state"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from playwright.async_api import (
     Browser,
     BrowserContext,
     Dialog,
+    Frame,
     Page,
     Playwright,
     Request,
@@ -147,10 +149,15 @@ class Tabs:
     page: Page
     events: list[PageEvent] = field(default_factory=list)
     inflight: dict[Request, float] = field(default_factory=dict)
+    # The tabs the agent has been shown (active when a step's events were drained): a tab
+    # outside this set that is sent off the site is a popup, and the domain lock closes it.
+    seen: set[Page] = field(default_factory=set)
+    _came_from: dict[Page, Page] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.context.on("page", self._on_new_page)
         self._watch(self.page)
+        self.seen.add(self.page)
 
     def _watch(self, page: Page) -> None:
         page.on("dialog", self._on_dialog)
@@ -166,18 +173,36 @@ class Tabs:
         self.inflight.pop(request, None)
 
     def _on_new_page(self, page: Page) -> None:
-        if page.url == "":
-            return  # a tab whose first navigation the domain lock blocked; the lock closes it
         self._watch(page)
+        if _loaded(page.url):
+            self._adopt(page)
+            return
+        # Still on its initial empty document (``w = window.open()``), or its first
+        # navigation is pending: followed once a document of its own commits, so a popup
+        # whose navigation the domain lock blocks (and closes) is never shown.
+        page.on("framenavigated", functools.partial(self._on_first_document, page))
+
+    def _on_first_document(self, page: Page, frame: Frame) -> None:
+        if frame is page.main_frame and _loaded(frame.url) and page not in self._came_from:
+            self._adopt(page)
+
+    def _adopt(self, page: Page) -> None:
+        self._came_from[page] = self.page
         self.page = page
         self.events.append(PageEvent("new_tab", page.url))
 
     def _on_close(self, page: Page) -> None:
-        if page is self.page:
-            open_pages = [p for p in self.context.pages if not p.is_closed()]
-            if open_pages:
-                self.page = open_pages[-1]
-                self.events.append(PageEvent("tab_closed", self.page.url))
+        if page is not self.page:
+            return
+        back = self._came_from.get(page)
+        open_pages = [p for p in self.context.pages if not p.is_closed()]
+        if back is not None and not back.is_closed():  # the tab that opened this one
+            self.page = back
+        elif open_pages:
+            self.page = open_pages[-1]
+        else:
+            return
+        self.events.append(PageEvent("tab_closed", self.page.url))
 
     async def _on_dialog(self, dialog: Dialog) -> None:
         self.events.append(PageEvent("dialog", f"{dialog.type} \"{dialog.message[:200]}\""))
@@ -190,6 +215,8 @@ class Tabs:
         return (browser is not None and not browser.is_connected()) or self.page.is_closed()
 
     def drain_events(self) -> list[PageEvent]:
+        """The events since the last call; the active tab is then one the agent has seen."""
+        self.seen.add(self.page)
         events, self.events = self.events, []
         return events
 
@@ -213,3 +240,8 @@ class Tabs:
     async def close(self) -> None:
         with contextlib.suppress(PlaywrightError):  # after a crash the context is gone anyway
             await self.context.close()
+
+
+def _loaded(url: str) -> bool:
+    """A tab holds a document of its own: not the empty start of a new tab."""
+    return url not in ("", "about:blank")

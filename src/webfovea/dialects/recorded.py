@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import Any
 
 from ..config import Size
@@ -13,6 +14,9 @@ from ..trajectory import StepRecord
 from .base import Call, Observation
 
 Retranslate = Callable[[dict[str, Any], StepRecord], Call]
+# Dialects living outside this package: name -> "module:factory(version) -> Retranslate",
+# imported on use (as webfovea.dialects.DIALECTS).
+OUTSIDE: dict[str, str] = {"mcp": "webfovea.mcp.recorded:retranslator"}
 
 
 def observation(record: StepRecord) -> Observation:
@@ -52,4 +56,8 @@ def retranslator(dialect: str, version: str | None) -> Retranslate | None:
 
         return lambda entry, record: translate_recorded(entry["native"], observation(record),
                                                         version)
+    if dialect in OUTSIDE:
+        module, _, attr = OUTSIDE[dialect].partition(":")
+        made: Retranslate = getattr(import_module(module), attr)(version)
+        return made
     return None

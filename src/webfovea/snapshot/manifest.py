@@ -45,6 +45,9 @@ class Entry(BaseModel):
     headers: list[tuple[str, str]] = Field(default_factory=list)  # headers kept
     body: str  # sha256 of the response body
     size: int = 0
+    # A document's: the page's clock (epoch ms) when it started while recording; a replay
+    # starts that document's clock there. None for other resources and older snapshots.
+    clock_ms: float | None = None
 
     @property
     def origin(self) -> str:

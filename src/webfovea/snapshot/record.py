@@ -7,7 +7,9 @@ HTTP redirect is one request per hop, each recorded with its 3xx status and
 ``Location`` header, so a replay walks the same chain. Requests that failed (a
 navigation the domain lock blocked, a refused connection) have no response and are
 not recorded: the replay fails them again. A response the browser took from its cache
-has no body left to read; it is the body recorded for that URL before.
+has no body left to read; it is the body recorded for that URL before. Each document
+tells its clock at its start (js/snapshot_page.js, :meth:`Recorder.clock`); it is kept
+with the document's entry, so the replay starts that document at the same time.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
+from typing import Any
 
-from playwright.async_api import BrowserContext, Request, Response
+from playwright.async_api import BrowserContext, Frame, Request, Response
 from playwright.async_api import Error as PlaywrightError
 
 from ..sites import Limit
@@ -33,6 +36,7 @@ class Recorder:
     _stored: set[Request] = field(default_factory=set)
     _last_body: dict[tuple[str, str], str] = field(default_factory=dict)  # (method, URL) → hash
     _pending: set[asyncio.Future[None]] = field(default_factory=set)
+    _clocks: dict[int, float] = field(default_factory=dict)  # a document's order → its clock
 
     def attach(self, context: BrowserContext) -> None:
         self.snapshot.create()
@@ -44,6 +48,16 @@ class Recorder:
             self._order[request] = len(self._order)
         if request.redirected_from is not None:  # its hop never fires requestfinished
             self._finished(request.redirected_from)
+
+    def clock(self, source: dict[str, Any], started_ms: float, url: str) -> None:
+        """A document of ``source``'s frame at ``url`` started when its clock read
+        ``started_ms``: the latest document request of that frame for that URL."""
+        frame = source.get("frame")
+        for request in reversed(self._order):
+            if request.resource_type == "document" and request.url == url and \
+                    _frame_of(request) is frame:
+                self._clocks[self._order[request]] = started_ms
+                return
 
     def _finished(self, request: Request) -> None:
         if request in self._order and request not in self._stored:
@@ -83,7 +97,16 @@ class Recorder:
         """Wait for responses still being stored, then write the manifest."""
         if self._pending:
             await asyncio.wait(set(self._pending), timeout=10.0)
+        for entry in self.manifest.entries:
+            entry.clock_ms = self._clocks.get(entry.order)
         self.snapshot.write(self.manifest)
+
+
+def _frame_of(request: Request) -> Frame | None:
+    try:
+        return request.frame
+    except PlaywrightError:  # a service worker's request has no frame
+        return None
 
 
 async def _body(response: Response) -> bytes | None:

@@ -12,8 +12,9 @@ replayed redirect.
 A request the snapshot cannot answer gets an HTTP 504 whose body says so, and is
 listed. Nothing the page asks for leaves the browser: the harness's own channel (see
 rules.py, relay.py) is carried by the harness.
-The page's wall clock starts at the recording's start and ``Math.random`` gets
-the recording's seed (both in js/snapshot_page.js).
+A replayed document carries the clock its recording saw at its start as a
+``Server-Timing`` entry (CLOCK), from which js/snapshot_page.js starts the page's
+wall clock; ``Math.random`` gets the recording's seed.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .relay import Relay
 from .rules import Rules
 
 UNMATCHED_STATUS = 504
+CLOCK = "webfovea-clock"  # the Server-Timing name js/snapshot_page.js reads
 _SHOWN = 20  # unmatched requests listed in result.json (all of them go to the run's file)
 
 
@@ -75,7 +77,10 @@ class Replayer:
             return
         entry = match.entry
         self.record.count(match.how)
-        await _fulfill(cdp, request_id, entry.status, entry.status_text, entry.headers,
+        headers = entry.headers
+        if entry.clock_ms is not None:
+            headers = [*headers, ("server-timing", f'{CLOCK};desc="{entry.clock_ms:.0f}"')]
+        await _fulfill(cdp, request_id, entry.status, entry.status_text, headers,
                        self.snapshot.body(entry.body))
 
     async def _refuse(self, cdp: CDPSession, request_id: dict[str, str], request: Request,

@@ -28,6 +28,7 @@ from .replay import Replayer
 from .rules import load_rules
 
 BINDING = "__webfoveaSnapshotLimit"
+CLOCK_BINDING = "__webfoveaSnapshotClock"  # recording: each document's clock at its start
 
 
 class SiteSession:
@@ -66,10 +67,13 @@ class SiteSession:
         context = tabs.context
         await context.expose_binding(BINDING, self._limit)
         replay = self._replayer is not None
-        # The page's Date runs on from the recorded start, whenever the replay happens.
+        # A replayed document starts at the time its recording saw (its entry's clock_ms);
+        # one without (an about:blank frame, an older snapshot) runs on from the recorded start.
         shift = round((self.manifest.started_at - time.time()) * 1000) if replay else 0
         options = {"seed": self.manifest.random_seed, "replay": replay, "binding": BINDING,
-                   "shiftMs": shift}
+                   "shiftMs": shift, "clockBinding": None if replay else CLOCK_BINDING}
+        if self._recorder is not None:
+            await context.expose_binding(CLOCK_BINDING, self._recorder.clock)
         await context.add_init_script(f"({js('snapshot_page')})({json.dumps(options)});")
         if self._recorder is not None:
             self._recorder.attach(context)

@@ -5,6 +5,7 @@
 // point may be on its label). Open shadow roots are looked into; a custom element whose
 // content cannot be looked into (a closed shadow root) is a graphic like a canvas: only
 // its pixels can tell whether it changed. Run through scripts.at_point (elementAt).
+// An <iframe> there also gives its content box (frameBox), for the hit test to go on.
 ({ x, y }) => {
   const el = elementAt({ x, y });
   if (!el) return null;
@@ -49,7 +50,11 @@
   const closed = el.tagName.includes("-") && !el.shadowRoot && !el.firstElementChild;
   const canvas = el.tagName === "CANVAS" || closed ? el : null;
   const box = canvas ? canvas.getBoundingClientRect() : null;
+  // An iframe's content box in this frame's viewport (its box plus its border): the hit
+  // test goes on inside it.
+  const inner = el.tagName === "IFRAME" || el.tagName === "FRAME" ? el.getBoundingClientRect() : null;
   return {
+    frameBox: inner ? { left: inner.left + el.clientLeft, top: inner.top + el.clientTop } : null,
     tag: el.tagName.toLowerCase(),
     id: el.id || "",
     role: roleOf(el),

@@ -3,14 +3,29 @@
 // repeat), and what a snapshot cannot replay is reported to the harness: WebSockets, WebRTC
 // and service workers carry traffic no recorded response can stand in for. While replaying
 // they are refused, so nothing leaves the browser through them, and the wall clock (Date)
-// is shifted to run on from the recording's start. Only Date: timers stay real, because the
-// harness's own page-side watcher and settle wait on them (Playwright's clock.install fakes
-// timers too, and a step's settle then never ended).
+// is shifted: a document starts at the time its recording saw when it started (recorded
+// through options.clockBinding, served back on replay as the document's Server-Timing
+// entry CLOCK), other documents run on from the recording's start (options.shiftMs).
+// Only Date: timers stay real, because the harness's own page-side watcher and settle wait
+// on them (Playwright's clock.install fakes timers too, and a step's settle then never ended).
 (options) => {
-  if (options.shiftMs) {
+  const CLOCK = "webfovea-clock";
+  if (options.clockBinding) {
+    const started = Date.now();
+    try {
+      window[options.clockBinding](started, location.href);
+    } catch (e) { /* no binding in a frame torn down at once: its clock is not needed */ }
+  }
+  const recordedStart = () => {
+    const [navigation] = performance.getEntriesByType("navigation");
+    const entry = navigation && navigation.serverTiming.find((t) => t.name === CLOCK);
+    return entry ? Number(entry.description) : NaN;
+  };
+  const recorded = options.replay ? recordedStart() : NaN;
+  if (options.replay && (options.shiftMs || !Number.isNaN(recorded))) {
     const RealDate = Date;
     const realNow = RealDate.now.bind(RealDate);
-    const shift = options.shiftMs;
+    const shift = Number.isNaN(recorded) ? options.shiftMs : recorded - realNow();
     const ShiftedDate = function Date(...args) {
       if (!new.target) return new RealDate(realNow() + shift).toString();
       return args.length ? new RealDate(...args) : new RealDate(realNow() + shift);
