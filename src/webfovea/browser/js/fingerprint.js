@@ -19,6 +19,7 @@
 ({ x, y, phase, quietMs, capMs }) => {
   const w = window[Symbol.for("webfovea.watch")];
   const BURST_GAP = 250;
+  const UNLEARN_MS = 2000;
   const now = () => performance.now();
   const point = x === null || y === null ? null : { x, y };
   const { keyOf, up, structural } = w;
@@ -263,6 +264,16 @@
     const gone = (k) => typeof k !== "string" && !k.isConnected;
     for (const r of w.pending) if (gone(r) || t - w.stats.get(r).last > 10000) w.pending.delete(r);
     for (const r of w.volatile) if (gone(r)) w.volatile.delete(r);
+    // A region that has not changed by itself for a good while was a one-off (a chart
+    // rendered, then re-rendered at its final size, while the page loaded): it is learned
+    // afresh. A clock, ticker or carousel keeps changing well within this.
+    for (const r of w.volatile) {
+      const s = w.stats.get(r);
+      if (t - s.self > Math.max(3 * s.gap, UNLEARN_MS)) {
+        w.volatile.delete(r);
+        w.stats.delete(r);
+      }
+    }
   };
 
   const open = () => {

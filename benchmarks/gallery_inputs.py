@@ -7,7 +7,7 @@ between two (choose A, choose B; drag down, drag up ...), then ``finished``. Med
 all steps. Needs tests/gallery built (scripts/build_gallery.sh) and the ``gallery`` extra
 (Dash). Numbers measured on a loaded machine are only comparable within one run.
 
-    python benchmarks/gallery_components.py [--steps 6] [--components react_select,dash] [--out F]
+    python benchmarks/gallery_inputs.py [--steps 6] [--components react_select,dash] [--out F]
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=6)
     parser.add_argument("--components", default=",".join(COMPONENTS))
-    parser.add_argument("--out", type=Path, default=Path("gallery_components.json"))
+    parser.add_argument("--out", type=Path, default=Path("gallery_inputs.json"))
     ns = parser.parse_args()
     names = [n for n in ns.components.split(",") if n]
     unknown = [n for n in names if n not in COMPONENTS]
