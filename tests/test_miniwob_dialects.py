@@ -37,18 +37,23 @@ def _miniwob(out: Path, tasks: str, episodes: int, dialect: str) -> dict[str, ob
     return summary
 
 
-def test_the_miniwob_oracle_speaks_openai_computer(installed: Path, tmp_path: Path) -> None:
-    # copy-paste: ctrl+a / ctrl+c / ctrl+v as keypress actions; drag-box: a drag path.
-    summary = _miniwob(tmp_path, "copy-paste,drag-box", 1, "openai-computer")
+@pytest.mark.parametrize(("dialect", "drag"), [("openai-computer", "drag"),
+                                               ("anthropic-computer", "left_click_drag")])
+def test_the_miniwob_oracle_speaks_the_computer_tools(installed: Path, tmp_path: Path,
+                                                      dialect: str, drag: str) -> None:
+    # copy-paste: ctrl+a / ctrl+c / ctrl+v as the protocol's key actions; drag-box: a drag in
+    # the protocol's own form (OpenAI's drag path, Claude's left_click_drag), never a tool of ours.
+    summary = _miniwob(tmp_path, "copy-paste,drag-box", 1, dialect)
     overall = summary["overall"]
     assert isinstance(overall, dict) and overall["successes"] == 2, summary["tasks"]
     episode = next((tmp_path / "tasks").glob("drag-box.e000*"))
     natives = [c["native"] for s in read_steps(episode) for c in s.calls]
-    assert any(n.get("action", {}).get("type") == "drag" for n in natives), natives
+    assert any(drag in (n.get("action", {}).get("type"), n.get("input", {}).get("action"))
+               for n in natives), natives
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("dialect", ["openai-computer", "gemini-computer"])
+@pytest.mark.parametrize("dialect", ["openai-computer", "anthropic-computer", "gemini-computer"])
 def test_the_ci_subset_passes_in_the_native_dialects(installed: Path, tmp_path: Path,
                                                      dialect: str) -> None:
     summary = _miniwob(tmp_path, CI_TASKS, 2, dialect)

@@ -93,8 +93,9 @@ class ToolsRenderer:
 
 
 class AnthropicComputerRenderer:
-    """``anthropic-computer``: the computer tool's own actions (a fill is a click, ctrl+a and
-    type in one turn), the extra tools for select / find_text / read_text / finished."""
+    """``anthropic-computer``: the computer tool's own actions (clicks, left_click_drag, key,
+    type; a fill is a click, ctrl+a and type in one turn), the extra tools for select /
+    find_text / read_text / finished."""
 
     provider: Provider = "anthropic"
 
@@ -117,8 +118,16 @@ class AnthropicComputerRenderer:
         args = _points(action)
         point = args.get("start_box")
         calls: list[FakeCall]
-        if action.name == "click":
-            calls = [self._computer("left_click", coordinate=point)]
+        clicks = {"click": "left_click", "left_double": "double_click", "right_single": "right_click"}
+        if action.name in clicks:
+            calls = [self._computer(clicks[action.name], coordinate=point)]
+        elif action.name == "drag":
+            calls = [self._computer("left_click_drag", start_coordinate=point,
+                                    coordinate=args["end_box"])]
+        elif action.name == "hotkey":  # xdotool spelling, as Claude writes it: ctrl+a
+            calls = [self._computer("key", text="+".join(args["key"].split()))]
+        elif action.name == "type":
+            calls = [self._computer("type", text=args["content"])]
         elif action.name == "hover":
             calls = [self._computer("mouse_move", coordinate=point)]
         elif action.name == "scroll":
