@@ -189,6 +189,8 @@ def compare_evidence(run_a: Path, run_b: Path) -> EvidenceComparison:
 
 
 def _categories(run_dir: Path) -> dict[str, str]:
+    if not (run_dir / "tasks").is_dir():  # a bench stopped before its first task: nothing judged
+        return {}
     return {run.label: run.score.evidence.category for run in load_run(run_dir).tasks
             if run.score and run.score.evidence and run.score.evidence.category}
 
