@@ -10,6 +10,7 @@ import pytest
 import pytest_asyncio
 from hypothesis import settings
 
+from gallery_helpers import Browsers
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig, BrowserConfig
@@ -82,3 +83,14 @@ def gallery() -> Iterator[LocalServer]:
         raise RuntimeError("tests/gallery/dist is missing: run scripts/build_gallery.sh (make setup does)")
     with LocalServer(GALLERY) as server:
         yield server
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def sized() -> AsyncIterator[Browsers]:
+    """``async with sized.open(view, url) as executor``: a tab of the headless Chromium for
+    that screen size (tests/gallery_helpers.py), one browser per size for the session."""
+    browsers = Browsers()
+    try:
+        yield browsers
+    finally:
+        await browsers.close()

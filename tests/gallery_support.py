@@ -114,17 +114,25 @@ class ColourPolicy:
 
     steps: Sequence[Look]
     answer: Callable[[Image.Image], str]
-    calls: int = 0
+    patience: int = 3  # wait() this many times for a colour that is not there yet
+    look_first: bool = False  # wait() once before the first step, as a careful person would
+    done: int = 0
+    waits: int = 0
 
     def __call__(self, request: FakeRequest) -> str:
-        done = self.calls
-        self.calls += 1
         image = request.images[-1]
-        if done < len(self.steps):
-            look = self.steps[done]
+        if self.look_first and not self.waits:
+            self.waits += 1
+            return "Thought: let it finish drawing.\nAction: wait()"
+        if self.done < len(self.steps):
+            look = self.steps[self.done]
             at = find_colour(image, look.colour, region=look.region, pick=look.pick)
+            if at is None and self.waits < self.patience:  # still loading, as a person sees it
+                self.waits += 1
+                return "Thought: it is still loading.\nAction: wait()"
             if at is None:
                 return f"Thought: I cannot see it.\nAction: finished(content='missing {look.colour}')"
+            self.done += 1
             action = look.template.format(x=at[0], y=at[1], x2=at[0] + look.shift)
             return f"Thought: there.\nAction: {action}"
         return f"Thought: done.\nAction: finished(content='{self.answer(image)}')"
@@ -151,6 +159,8 @@ def _content(lines: list[str]) -> bytes:
         ops.append(f"({safe}) Tj")
         ops.append("0 -36 Td")
     ops.append("ET")
+    # A footer near the bottom edge, so a viewport shorter than a page still shows ink.
+    ops += ["BT", "/F1 14 Tf", "72 60 Td", f"(Annual report 2024, {lines[1]}) Tj", "ET"]
     return "\n".join(ops).encode("latin-1")
 
 

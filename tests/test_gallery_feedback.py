@@ -179,6 +179,7 @@ async def test_chartjs_legend_click_settles_on_the_end_state(
         # watcher that the canvas changes by itself.
         for i in range(4):
             await act(ex, "hover", (legend[0] + 40 * i, legend[1] + 200))
+        await act(ex, "hover", (display.viewport.width * 0.8, display.viewport.height * 0.4))  # no tooltip
         hide, hidden_shot = await act(ex, "click", legend)
         visible_after_hide = await js(ex, "chart.isDatasetVisible(0)")
         area = await plot_area(ex)
@@ -312,18 +313,19 @@ async def page_box(ex: Executor, number: int) -> tuple[float, float, float, floa
 
 
 @pytest.mark.parametrize("display", ALL)
-async def test_pdfjs_clicks_beside_and_on_the_text_are_no_change(
+async def test_pdfjs_clicks_beside_the_document_are_no_change(
         display: Display, on: Open, pdf: str) -> None:
+    """pdf.js takes its text layers' .endOfContent out and puts it back on every pointerup
+    (and clears its styles): a click anywhere used to read as effective."""
     async with on(display, pdf) as ex:
         await until(ex, PDF_IDLE)
-        left, top, _, _ = await page_box(ex, 1)
+        left, _, _, _ = await page_box(ex, 1)
         beside = [(await act(ex, "click", ((left + display.viewport.width * 0.15) / 2, 300)))[0]
-                  for _ in range(2)]
-        on_text = [(await act(ex, "click", (left + 150, max(top, 0) + 250)))[0] for _ in range(2)]
-        moved = await js(ex, "document.querySelector('.textLayer .endOfContent') !== null")
-    notes = beside + on_text
-    assert [n.outcome for n in notes] == ["no_change"] * 4, [n.text for n in notes]
-    assert moved  # pdf.js's text layer is there (and took its .endOfContent out and back)
+                  for _ in range(3)]
+        layers = await js(ex, "document.querySelectorAll('.textLayer .endOfContent').length")
+    assert [n.outcome for n in beside] == ["no_change"] * 3, [n.text for n in beside]
+    assert NO_CHANGE in beside[0].text and "<div#viewer>" in beside[0].text
+    assert layers >= 1  # the text layers whose .endOfContent pdf.js moved are there
 
 
 @pytest.mark.parametrize("display", ALL)
@@ -342,9 +344,9 @@ async def test_pdfjs_end_key_shows_the_last_page_rendered_and_find_text_is_hones
     assert "no match" in missing.text, missing.text
     assert end.outcome == "changed", end.text
     assert current == 12
-    view_top = max(box[1], 0)
-    ink, _ = count(shot, (box[0] + 40, view_top + 40, box[0] + 400, view_top + 200), lambda p: max(p) < 90)
-    assert ink > 200, ink  # page 12's heading is drawn in the picture, not a blank page
+    visible = (box[0] + 40, max(box[1], 0), box[0] + 500, min(box[3], display.viewport.height))
+    ink, _ = count(shot, visible, lambda p: max(p) < 90)
+    assert ink > 100, ink  # page 12's words are drawn in the picture, not a blank page
     assert "found 'Section 12'" in found.text, found.text
     assert "256" in read.text, read.text
 
@@ -422,13 +424,14 @@ async def run(policy: ColourPolicy, goal: str, url: str, session: BrowserSession
     with FakeProvider(policy) as fp:
         model = load_model("openai:fake", base_url=fp.base_url)
         result = await run_task(Task(goal, url), model=model, session=session,
-                                config=AgentConfig(max_steps=len(policy.steps) + 2), out=out)
+                                config=AgentConfig(max_steps=len(policy.steps) + policy.patience + 2),
+                                out=out)
         await model.aclose()
     steps = read_steps(out)
     assert result.status == "finished", (result, [s.note for s in steps])
     t = timing(out)  # what docs/real-components.md reports, here on every run
     assert t.harness_median > 0
-    return steps, steps[-1].action["args"]["content"] if steps[-1].action else ""
+    return steps, result.answer or ""
 
 
 def no_red(image: Image.Image) -> str:
@@ -439,11 +442,15 @@ def no_red(image: Image.Image) -> str:
 async def test_run_task_hides_a_chartjs_dataset_and_sees_it_gone(
         browser: BrowserSession, gallery: LocalServer, tmp_path: Path) -> None:
     # The legend's red swatch is the only red in the top strip of the image (the bars stop below).
-    policy = ColourPolicy([Look("click(start_box='({x},{y})')", CHART_RED, (0, 0, 1, 0.12))], no_red)
+    # The first screenshot may catch the entry animation (started from a ResizeObserver,
+    # which no settle can foresee): the model waits once, then clicks.
+    policy = ColourPolicy([Look("click(start_box='({x},{y})')", CHART_RED, (0, 0, 1, 0.12))], no_red,
+                          look_first=True)
     url = gallery.url("/pages/chartjs_bars.html")
     steps, answer = await run(policy, "hide the revenue bars", url, browser, tmp_path)
+    click = next(s for s in steps if s.action and s.action["name"] == "click")
     assert answer == "hidden", [s.note for s in steps]
-    assert steps[0].outcome == "changed" and "frame" in steps[0].details["settle"]["held"]
+    assert click.outcome == "changed" and "frame" in click.details["settle"]["held"], click.note
 
 
 async def test_run_task_opens_a_leaflet_popup(browser: BrowserSession, gallery: LocalServer,
@@ -473,11 +480,12 @@ async def test_run_task_click_beside_a_pdf_is_no_change(browser: BrowserSession,
 
 async def test_run_task_drags_a_streamlit_slider(browser: BrowserSession, streamlit: str,
                                                  tmp_path: Path) -> None:
-    # Streamlit's primary red fills the slider's track up to its thumb: the rightmost red.
-    red = (255, 75, 75)
+    # Streamlit's red fills the slider's track up to its thumb: the rightmost red is the thumb.
+    red = (197, 57, 72)
     look = Look("drag(start_box='({x},{y})', end_box='({x2},{y})')", red, (0, 0.2, 1, 0.5),
                 pick="right", shift=120)
     policy = ColourPolicy([look], lambda _: "dragged")
     steps, _ = await run(policy, "more vehicles", streamlit, browser, tmp_path)
-    assert steps[0].outcome == "changed", steps[0].note
-    assert "socket" in steps[0].details["settle"]["held"], steps[0].details
+    drag = next(s for s in steps if s.action and s.action["name"] == "drag")
+    assert drag.outcome == "changed", drag.note
+    assert "socket" in drag.details["settle"]["held"], drag.details

@@ -131,8 +131,9 @@ SELF_STARTED = ("meta", "timer")
 async def test_no_way_out_lands_on_the_other_site(
         browser: BrowserSession, sites: tuple[Site, Site], tmp_path: Path) -> None:
     ours, other = sites
+    # 42 is on no page: answer grounding asks once, the same answer then stands.
     replies = ScriptedPolicy([*[click_way(top) for top in WAYS.values()],
-                              act("finished(content='42')")])
+                              *[act("finished(content='42')")] * 2])
 
     asked: list[FakeRequest] = []
 
@@ -147,7 +148,7 @@ async def test_no_way_out_lands_on_the_other_site(
     result, steps, fp = await _run(browser, tmp_path, ours.url("entry.html"), policy)
 
     assert result.status == "finished", result.error
-    assert len(steps) == len(WAYS) + 1  # the task went on after every blocked way out
+    assert len(steps) == len(WAYS) + 2  # the task went on after every blocked way out
     assert all(s.url.startswith(ours.origin) for s in steps), [s.url for s in steps]
     assert result.answer_url is not None and result.answer_url.startswith(ours.origin)
     # The other site served the embedded frame and nothing else: no document ever left.

@@ -97,7 +97,8 @@ async def test_only_the_first_action_runs(browser: BrowserSession, pages: LocalS
         f"Observation: the page now shows the answer 42.\n"
         f"Thought: now blue.\nAction: click(start_box='({blue[0]},{blue[1]})')",
         "Thought: check.\nAction: read_text(label='clicked:')",
-        "Thought: done.\nAction: finished(content='42')",
+        # 42 is on no page: answer grounding asks once, the same answer then stands.
+        *["Thought: done.\nAction: finished(content='42')"] * 2,
     ]
     result, steps, _ = await _run(browser, tmp_path, pages.url("roundtrip/targets.html"),
                                   ScriptedPolicy(replies))

@@ -50,7 +50,7 @@ PAIRS = [
     ("200", "198.99", "auto", False, "numeric"),
     ("0", "0.0", "auto", True, "numeric"),
     ("0", "0.001", "auto", False, "numeric"),
-    # percent: the number as written; 12% is 12, not 0.12 (see webfovea.bench.numbers)
+    # percent: the number as written; 12% is 12, not 0.12 (see webfovea.matching.numbers)
     ("12%", "12 percent", "auto", True, "numeric"),
     ("12%", "12", "auto", True, "numeric"),
     ("12%", "0.12", "auto", False, "numeric"),

@@ -71,7 +71,8 @@ def bench(tasks: Path, out: Path, *, faults: str = "") -> None:
         done = subprocess.run(
             [sys.executable, "-m", "webfovea", "bench", str(tasks), "--out", str(out),
              "--model", "openai:fake-vlm", "--base-url", fp.base_url, "--workers", "3",
-             "--max-steps", "4", "--price-input", "3", "--price-output", "15"],
+             "--max-steps", "4", "--price-input", "3", "--price-output", "15",
+             "--grounding", "record"],  # the scripted steps as they are: none sent back
             capture_output=True, text=True, timeout=400,
             env={**os.environ, "OPENAI_API_KEY": "test-key", "WEBFOVEA_FAULTS": faults})
     assert done.returncode == 0, done.stdout + done.stderr

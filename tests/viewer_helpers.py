@@ -100,8 +100,10 @@ async def record(browser: BrowserSession, server: LocalServer, out: Path,
     """One real run of ``policy`` on shop.html into ``out``, with ``faults`` switched on."""
     if out.exists():
         shutil.rmtree(out)
+    # Answer grounding records but never sends an answer back: these recordings show the
+    # viewer, diagnose and replay each step as scripted (the challenge: test_answers*.py).
     config = AgentConfig(max_steps=max_steps, time_limit=120.0, settle_cap=2.0,
-                         **({"action_budgets": budgets} if budgets else {}))
+                         grounding="record", **({"action_budgets": budgets} if budgets else {}))
     with pytest.MonkeyPatch.context() as mp, FakeProvider(policy) as fp:
         mp.setenv("WEBFOVEA_FAULTS", faults)
         model = load_model("openai:fake-vlm", base_url=fp.base_url)

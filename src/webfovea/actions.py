@@ -102,8 +102,10 @@ _SPECS: tuple[ActionSpec, ...] = (
         "select",
         (_POINT, ArgSpec("option", "text", "text"),
          ArgSpec("mode", "choice", "replace", default="replace", choices=SELECT_MODES)),
-        "choose an option in the dropdown or list (<select>) at the point; in a multi-select list "
-        "mode='add' keeps the options already selected, mode='replace' (the default) drops them",
+        "choose an option in the dropdown at the point: a <select>, or a custom one (combobox, "
+        "Select2, Tom Select ...), which it opens, scrolls to the option and clicks; says what it "
+        "now shows; in a multi-select mode='add' keeps the options already selected, "
+        "mode='replace' (the default) drops them",
         "pointer",
     ),
     ActionSpec("hotkey", (ArgSpec("key", "key", "ctrl a"),), "press a key combination", "hotkey"),

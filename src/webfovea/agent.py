@@ -9,8 +9,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from . import events, feedback
+from .answers.gate import Answered, AnswerGate
 from .browser import fingerprint
-from .browser.capture import Screen, capture, png_size, visible_text
+from .browser.capture import FrameText, Screen, capture, frame_texts, joined, png_size
 from .browser.domain_lock import DomainLock
 from .browser.errors import translated
 from .browser.executor import Executor, safe_execute
@@ -123,6 +124,7 @@ class _Run:
     def __post_init__(self) -> None:
         self.config: AgentConfig = self.guard.config
         self.executor = Executor(self.tabs, self.config)
+        self.answers = AnswerGate(self.config, self.task.instruction, self.writer)
 
     async def loop(self) -> None:
         step = 0
@@ -189,7 +191,9 @@ class _Run:
                             sent_size=(screen.sent.width, screen.sent.height),
                             page_size=(screen.page.width, screen.page.height),
                             model_size=(space.width, space.height))
-        decision = await self.dialect.decide(obs, timeout=self.guard.remaining())
+        # The page's text is recorded for answer grounding while the model thinks.
+        decision, _ = await asyncio.gather(self.dialect.decide(obs, timeout=self.guard.remaining()),
+                                           self.answers.record_page(step, self.tabs))
         self.usage.add(decision.usage)
         record.model_seconds = decision.model_seconds
         with stage("fingerprints"):
@@ -255,8 +259,9 @@ class _Run:
                 results.append(skipped(call, stopped))
                 record.calls.append(_skipped_entry(results[-1], call))
                 continue
-            note = await self.perform(call, screen)
+            note = await self.perform(call, screen, record)
             note.text = well_formed(note.text)  # page text (a dialog's, an element's) rides in it
+            self.answers.record_note(record.step, screen.url, call.action, note.text)
             if index == 0:
                 self.fill(record, call, note)
             # A guardrail that held the action (the domain lock blocking where a click led)
@@ -282,7 +287,7 @@ class _Run:
         record.guardrail, record.frame, record.details = note.guardrail, note.frame, note.details
         record.page_points = list(note.page_points)
 
-    async def perform(self, call: Call, screen: Screen) -> feedback.Note:
+    async def perform(self, call: Call, screen: Screen, record: StepRecord) -> feedback.Note:
         """One call through the guardrails and the executor; returns the note for the model."""
         if call.guardrail is not None:
             return feedback.refused(call.guardrail, call.error or "Refused.")
@@ -293,7 +298,7 @@ class _Run:
         if refusal is not None:
             return feedback.refused(refusal.guardrail, refusal.note)
         if action.spec.ends_task:
-            return await self.answer(action.text("content"))
+            return await self.answer(action.text("content"), record)
         blocked_before = len(self.lock.blocked) if self.lock else 0
         with stage("execute"):
             note = await safe_execute(self.executor, action, screen)
@@ -304,22 +309,32 @@ class _Run:
             note.text = f"{note.text} {escalation}"
         return note
 
-    async def answer(self, content: str) -> feedback.Note:
-        """The answer with its evidence: the page as it was when the answer was given."""
+    async def answer(self, content: str, record: StepRecord) -> feedback.Note:
+        """The answer with its evidence (the page as it was when the answer was given),
+        accepted or sent back by the answer checks (webfovea.answers)."""
         result = self.result
+        png: bytes | None = None
+        frames: list[FrameText] = []
         try:
             with translated():
                 png = await self.tabs.page.screenshot(type="png")
             result.evidence = self.writer.write_evidence(png)
-            self.writer.write_evidence_text(await visible_text(self.tabs.page))
+            frames = await frame_texts(self.tabs.page)
+            self.writer.write_evidence_text(joined(frames))
         except BrowserError as e:
             result.error = f"evidence screenshot failed: {e}"
         result.answer_url, result.evidence_at = self.tabs.page.url, time.time()
         if not content.strip():
             result.status = "gave_up"
             return feedback.Note("answer", "Finished without an answer.")
+        decision = await self.answers.decide(Answered(
+            content, record.step, record.thought, self.tabs.page.url, record.title, frames, png,
+            acted=self.guard.acted, time_left=self.guard.remaining()))
+        result.grounding, result.verifier = decision.grounding, decision.verifier
+        if decision.guardrail is not None:
+            return feedback.refused(decision.guardrail, decision.note)
         result.status, result.answer = "finished", content
-        return feedback.Note("answer", "Answer recorded.")
+        return feedback.Note("answer", decision.note)
 
 
 FAILED = ("refused", "error", "parse_error")  # outcomes that stop a batch

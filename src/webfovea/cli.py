@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__, check_cli, cost_cli, inputs, interrupts, live
+from .answers import cli as answers_cli
 from .bench import cli as bench_cli
 from .errors import WebfoveaError, error_exit, exit_code
 from .interrupts import Interrupted
@@ -87,6 +88,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(check_cli.register(sub))
     commands.update(miniwob_cli.register(sub))
     commands.update(mcp_cli.register(sub))
+    commands.update(answers_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")

@@ -71,6 +71,27 @@ class SmartResize:
     max_pixels: int = 16384 * 28 * 28
 
 
+GroundingPolicy = Literal["off", "record", "challenge"]
+GROUNDING_POLICIES: tuple[GroundingPolicy, ...] = ("off", "record", "challenge")
+
+
+@dataclass(frozen=True)
+class VerifierConfig:
+    """The independent verifier asked before an answer is accepted (``--verifier SPEC``)."""
+
+    model: str  # a model spec, resolved from a profile when one was named
+    base_url: str | None = None
+    rejections: int = 2  # rejections that go back to the agent; one more: "disputed"
+    timeout: float = 120.0  # seconds for one verdict, retries included
+    price: Price | None = None  # USD per million tokens; None: cost "unknown"
+
+    def __post_init__(self) -> None:
+        if self.rejections < 0:
+            raise ConfigError(f"--verifier-rejections must be 0 or more, got {self.rejections}")
+        if self.timeout <= 0:
+            raise ConfigError(f"--verifier-timeout must be positive, got {self.timeout}")
+
+
 DEFAULT_ACTION_BUDGETS: dict[str, int] = {"reload": 3, "hotkey": 20, "go_back": 20}
 
 
@@ -95,6 +116,8 @@ class AgentConfig:
     dialect: str = "text"  # how the model is asked (webfovea.dialects); the profile's or --dialect
     dialect_version: str | None = None  # a native protocol's tool version (None: the dialect's)
     acknowledge_safety_checks: bool = False  # else a vendor's safety check ends needs_confirmation
+    grounding: GroundingPolicy = "challenge"  # webfovea.answers: check answers against page text
+    verifier: VerifierConfig | None = None
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:
@@ -109,5 +132,8 @@ class AgentConfig:
                               f"got {self.history!r}")
         if self.history_images < 1 or self.history_block < 1:
             raise ConfigError("history_images and history_block must be at least 1")
+        if self.grounding not in GROUNDING_POLICIES:
+            raise ConfigError(f"--grounding must be one of {', '.join(GROUNDING_POLICIES)}, "
+                              f"got {self.grounding!r}")
         if self.coords not in COORD_SPACES:
             raise ConfigError(f"--coords must be one of {', '.join(COORD_SPACES)}, got {self.coords!r}")

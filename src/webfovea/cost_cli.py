@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from .config import AgentConfig
 from .errors import ConfigError
 from .models.prices import Price, cost_text, find_price
+from .trajectory import UsageRecord
 
 if TYPE_CHECKING:
     from .estimate import LayoutCost, StepSent
@@ -33,6 +34,7 @@ class TaskRun:
     recorded_cost: float | None
     history_block: int
     history_images: int
+    verifier: UsageRecord | None = None  # the independent verifier's calls (webfovea.answers)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> dict[str, Command]:
@@ -68,7 +70,8 @@ def load_task(path: Path) -> TaskRun:
     return TaskRun(path, result.task, result.model, sent,
                    (u.input_tokens, u.cache_read_tokens, u.cache_write_tokens, u.output_tokens),
                    u.cost, int(config.get("history_block", AgentConfig.history_block)),
-                   int(config.get("history_images", AgentConfig.history_images)))
+                   int(config.get("history_images", AgentConfig.history_images)),
+                   result.verifier.usage if result.verifier else None)
 
 
 def chosen_price(ns: argparse.Namespace, model: str) -> Price:
@@ -130,4 +133,19 @@ def report_lines(tasks: list[TaskRun], totals: dict[str, list[LayoutCost]], pric
     if per_step.get("rolling"):
         saving = 1 - per_step["blocks"] / per_step["rolling"]
         lines.append(f"blocks vs rolling: input cost per step {saving:.1%} lower")
+    verified = [t.verifier for t in tasks if t.verifier is not None]
+    if verified:
+        lines.append(verifier_line(verified))
     return lines
+
+
+def verifier_line(usages: list[UsageRecord]) -> str:
+    """The verifier's share (``--verifier``): calls, tokens and cost, in all and per task."""
+    calls = sum(u.calls for u in usages)
+    tokens_in = sum(u.prompt_tokens for u in usages)
+    tokens_out = sum(u.output_tokens for u in usages)
+    costs = [u.cost for u in usages]
+    cost = None if any(c is None for c in costs) else sum(c or 0.0 for c in costs)
+    per_task = "" if cost is None else f", ${cost / len(usages):.5f} per task"
+    return (f"verifier: {calls} call(s) on {len(usages)} task(s), {tokens_in} input and "
+            f"{tokens_out} output tokens; cost {cost_text(cost)}{per_task}")

@@ -12,13 +12,18 @@ from .rundir import read_result
 
 
 def task_cost(task_dir: Path, price: Price | None = None) -> float | None:
-    """USD for the task: its recorded cost, or its tokens at ``price``; None when unknown."""
+    """USD for the task: its recorded cost, or its tokens at ``price``, plus its verifier's
+    calls; None when unknown."""
     try:
-        usage = read_result(task_dir).usage
+        result = read_result(task_dir)
     except (OSError, ValueError, ValidationError):
         return None
-    if price is None:
-        return usage.cost
-    return price.cost(input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
-                      cache_read_tokens=usage.cache_read_tokens,
-                      cache_write_tokens=usage.cache_write_tokens)
+    usage = result.usage
+    agent = usage.cost if price is None else price.cost(
+        input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
+        cache_read_tokens=usage.cache_read_tokens, cache_write_tokens=usage.cache_write_tokens)
+    if result.verifier is None:
+        return agent
+    # The verifier's calls at its own price (recorded with them): part of what the task cost.
+    verifier = result.verifier.usage.cost
+    return None if agent is None or verifier is None else agent + verifier

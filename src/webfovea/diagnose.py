@@ -188,7 +188,9 @@ def _frame_feedback(r: StepRecord) -> Check:
 
 
 def _guardrail(r: StepRecord) -> Check:
-    if r.guardrail and r.guardrail != "image_bounds":
+    # The verifier's rejections are its verdicts on the model's answer, not a guardrail that
+    # stood in the way: a disputed answer is a decision finding (_task_findings).
+    if r.guardrail and r.guardrail not in ("image_bounds", "answer_verifier"):
         return [("guardrails", f"refused by {r.guardrail}: {_short(r.note)}", True)]
     return []
 
@@ -222,6 +224,11 @@ def _task_findings(task: TaskRun) -> list[Finding]:
     elif result.status in CRASHES:
         why = result.error or "the run stopped without a final status"
         out.append(Finding("crash", None, f"{result.status}: {why}"))
+    verifier = result.verifier
+    if verifier is not None and verifier.verdict == "disputed":
+        out.append(Finding("decision", None, f"the verifier disputed the answer "
+                                             f"{result.answer!r} after {verifier.rejections} "
+                                             f"rejection(s): {_short(verifier.reason)}"))
     unseen = _unseen_answer(task)
     if unseen:
         out.append(Finding("observe", None, unseen))

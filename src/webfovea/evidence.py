@@ -5,6 +5,7 @@ browser (layers point one way) and can be read without a page.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -23,6 +24,9 @@ class Effect:
     compare_text: bool = False  # whole effect may be text (hover, SVG/canvas targets)
     details: dict[str, Any] = field(default_factory=dict)
     checked: bool = False  # the handler verified its own effect (fill read-back, select)
+    # Read once the page has settled: what the action left behind that only the page can
+    # say (where a dragged item ended up, what a custom dropdown shows), as more facts.
+    readback: Callable[[], Awaitable[list[str]]] | None = None
     image: bytes | None = None  # PNG an observation returns to the model (zoom)
 
 

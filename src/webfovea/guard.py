@@ -1,9 +1,10 @@
 """Guardrails enforced by the harness, whatever the model replies.
 
 The loop asks the guard whether the task may take another step (steps, wall
-clock), whether each parsed action may run (hotkey blacklist, answer grounding,
-per-action budgets) and appends its word to each executed action's note (repeat detector). A refusal
-names its guardrail; the loop records that name and sends the text as the note.
+clock), whether each parsed action may run (hotkey blacklist, per-action budgets;
+answers are checked by webfovea.answers) and appends its word to each executed action's
+note (repeat detector). A refusal names its guardrail; the loop records that name and
+sends the text as the note.
 """
 
 from __future__ import annotations
@@ -32,7 +33,6 @@ class Guard:
     used: Counter[str] = field(default_factory=Counter)
     repeats: RepeatDetector = field(default_factory=RepeatDetector)
     acted: bool = False  # an action other than finished has been let through
-    challenged: bool = False  # answer grounding has asked once
 
     def remaining(self) -> float:
         return self.config.time_limit - (time.monotonic() - self.started)
@@ -47,7 +47,7 @@ class Guard:
 
     def check(self, action: Action) -> Refusal | None:
         """A refusal if the action breaks a guardrail; counts it against its budget otherwise."""
-        refusal = self._hotkey(action) or self._grounding(action) or self._budget(action)
+        refusal = self._hotkey(action) or self._budget(action)
         if refusal is None and not action.spec.ends_task:
             self.acted = True
         return refusal
@@ -61,17 +61,6 @@ class Guard:
             return None
         return Refusal("hotkey_blacklist", f"Refused by the hotkey blacklist: '{key}' {why}. "
                                            "Use the listed actions instead.")
-
-    def _grounding(self, action: Action) -> Refusal | None:
-        """Challenge, once, an answer given before the agent has done anything on the page."""
-        if not action.spec.ends_task or self.acted or self.challenged:
-            return None
-        self.challenged = True
-        answer = action.text("content")
-        return Refusal("answer_grounding",
-                       f"Not accepted yet: you answered '{answer[:200]}' before doing anything on "
-                       "the page. Check that the answer is visible on the current page. If it "
-                       "is, reply finished(content=...) again with it; if not, keep working.")
 
     def _budget(self, action: Action) -> Refusal | None:
         budget_class = action.spec.budget

@@ -18,10 +18,12 @@ from .actions import REGISTRY
 from .config import (
     COORD_SPACES,
     DEFAULT_ACTION_BUDGETS,
+    GROUNDING_POLICIES,
     HISTORY_LAYOUTS,
     AgentConfig,
     BrowserConfig,
     Size,
+    VerifierConfig,
 )
 from .dialects import dialect_names
 from .errors import ConfigError
@@ -58,6 +60,11 @@ class RunFlags:
     dialect: str | None = None  # None: the profile's, else text
     dialect_version: str | None = None  # None: the profile's, else from the model name
     acknowledge_safety_checks: bool = False
+    grounding: str = _AGENT.grounding
+    verifier: str | None = None  # a model spec or profile
+    verifier_base_url: str | None = None
+    verifier_rejections: int = 2
+    verifier_timeout: float = 120.0
 
     def options(self, *, host_rules: tuple[str, ...] = (), per_task: bool = False) -> RunOptions:
         """The validated options (ConfigError names the bad flag); the model side resolved
@@ -85,7 +92,17 @@ class RunFlags:
                            site=site_options(self.record_site, self.replay_site,
                                              per_task=per_task),
                            acknowledge_safety_checks=self.acknowledge_safety_checks,
+                           grounding=self.grounding,  # type: ignore[arg-type]  # checked there
+                           verifier=self._verifier(ns.config),
                            **resolved.agent_settings())
+
+    def _verifier(self, config_file: Path | None) -> VerifierConfig | None:
+        if not self.verifier:
+            return None
+        spec, base_url, price = profiles.resolve_other(
+            self.verifier, self.verifier_base_url, profiles.load_config(config_file))
+        return VerifierConfig(spec, base_url, rejections=self.verifier_rejections,
+                              timeout=self.verifier_timeout, price=price)
 
     def _browser(self, host_rules: tuple[str, ...]) -> BrowserConfig:
         if self.device_scale_factor <= 0:
@@ -164,6 +181,8 @@ class BenchOptions:
     force: bool = False  # with resume: accept a task file or settings other than the run's
     prices: Prices | None = None
     command: str = ""
+    task_format: str = "auto"  # webfovea.bench.formats: a published benchmark's task file
+    references: Path | None = None  # WebVoyager's reference answers file
 
     def __post_init__(self) -> None:
         if self.workers < 1:
@@ -235,6 +254,19 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                    default=default(None),
                    help="serve the pages only from the site snapshot at DIR; nothing reaches "
                         "the network (bench: DIR/<task id>)")
+    p.add_argument("--grounding", choices=GROUNDING_POLICIES, default=default(_AGENT.grounding),
+                   help="check each answer against the page text the session saw: off, record "
+                        "(mark it), challenge (default: also send an ungrounded answer back once)")
+    p.add_argument("--verifier", metavar="SPEC", default=default(None),
+                   help="an independent model (spec or profile) that checks each answer with "
+                        "the final screenshot before it is accepted (default: none)")
+    p.add_argument("--verifier-base-url", default=default(None), metavar="URL",
+                   help="the verifier's endpoint (else its profile's or the provider's)")
+    p.add_argument("--verifier-rejections", type=int, default=default(2), metavar="N",
+                   help="rejections sent back to the agent before the answer stands as "
+                        "disputed (default 2)")
+    p.add_argument("--verifier-timeout", type=float, default=default(120.0), metavar="S",
+                   help="seconds for one verdict (default 120)")
 
 
 DIALECT_HELP = ("how the model is asked and how its reply becomes actions: text, tools, "

@@ -44,6 +44,32 @@ def bucket(status: str | None, correct: bool | None, answer: str | None) -> str:
     return status if status in BUCKETS else "harness_error"
 
 
+# Evidence-based scoring (``score --judge-evidence``): what a finished answer counts as once
+# a judge has looked at the evidence, beside or instead of the reference.
+EVIDENCE_CATEGORIES = ("correct", "stale_reference", "wrong", "supported", "not_supported",
+                       "cannot_tell")
+EVIDENCE_HELP = {
+    "correct": "the answer matches the reference",
+    "stale_reference": "the answer differs from the reference but the evidence supports it "
+                       "(the reference may be stale)",
+    "wrong": "the answer differs from the reference and the evidence does not support it",
+    "supported": "no reference: the evidence supports the answer",
+    "not_supported": "no reference: the evidence does not support the answer",
+    "cannot_tell": "no reference: the evidence cannot tell",
+}
+
+
+def evidence_category(correct: bool | None, evidence: str | None) -> str | None:
+    """The category of a finished answer: ``correct`` from the reference; else the evidence
+    judge's verdict decides (None: not judged and not correct)."""
+    if correct:
+        return "correct"
+    if correct is False:
+        return None if evidence is None else (
+            "stale_reference" if evidence == "supported" else "wrong")
+    return evidence
+
+
 WILSON_Z = 1.959964  # two-sided 95 %
 
 

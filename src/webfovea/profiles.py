@@ -148,6 +148,16 @@ def resolve(ns: argparse.Namespace, config: ConfigFile, env: Mapping[str, str] |
                     None if version is None else str(version))
 
 
+def resolve_other(given: str, base_url: str | None, config: ConfigFile
+                  ) -> tuple[str, str | None, Price | None]:
+    """A second model of the run (the verifier, a judge) named by profile or spec: its spec,
+    endpoint (the flag's, else the profile's) and price."""
+    _, profile = _profile(given, config)
+    spec = str(profile.get("model", given))
+    url = base_url or profile.get("base_url")
+    return spec, None if url is None else str(url), find_price(spec, config.prices)
+
+
 def _first(ns: argparse.Namespace, env: Mapping[str, str], config: ConfigFile, key: str,
            profile: Mapping[str, Any]) -> Any:
     flag = getattr(ns, key, None)

@@ -23,12 +23,22 @@ from pydantic_core import PydanticSerializationError
 from .errors import ConfigError
 from .task import Task
 from .text import well_formed
-from .trajectory import ResultRecord, StepRecord
+from .trajectory import ResultRecord, StepRecord, VerifierCall
 
 RESULT, STEPS, TASK, SCORE = "result.json", "steps.jsonl", "task.json", "score.json"
+VERIFIER = "verifier.jsonl"  # one line per verifier call, when a verifier ran
 RunKind = Literal["task", "bench"]
 Verdict = Literal["correct", "wrong", "unscored"]
 M = TypeVar("M", bound=BaseModel)
+
+
+class EvidenceRecord(BaseModel):
+    """What the evidence judge (``score --judge-evidence``) said about the answer."""
+
+    verdict: Literal["supported", "not_supported", "cannot_tell", "error"]
+    reason: str = ""
+    judge: str = ""
+    category: str | None = None  # webfovea.outcomes.evidence_category of the task
 
 
 class ScoreRecord(BaseModel):
@@ -40,6 +50,7 @@ class ScoreRecord(BaseModel):
     reference: str | None
     detail: str = ""
     judge: str | None = None  # the judge's model spec, when one was asked
+    evidence: EvidenceRecord | None = None  # the evidence judge's verdict, when one was asked
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -53,6 +64,7 @@ class TrajectoryWriter:
         (out / "screens").mkdir(parents=True, exist_ok=True)
         self.steps_path = out / STEPS
         self.steps_path.write_text("")
+        (out / VERIFIER).unlink(missing_ok=True)
 
     def screen_path(self, step: int) -> str:
         return f"screens/{step:03d}.png"
@@ -73,6 +85,10 @@ class TrajectoryWriter:
     def append_step(self, record: StepRecord) -> None:
         with self.steps_path.open("a", encoding="utf-8") as fh:
             fh.write(record_json(record) + "\n")
+
+    def append_verifier(self, call: VerifierCall) -> None:
+        with (self.out / VERIFIER).open("a", encoding="utf-8") as fh:
+            fh.write(record_json(call) + "\n")
 
     def write_result(self, result: ResultRecord) -> None:
         write_result(self.out, result)
@@ -221,6 +237,20 @@ def load_task(task_dir: Path, *, trial: int | None = None) -> TaskRun:
 def read_result(task_dir: Path) -> ResultRecord:
     path = task_dir / RESULT
     return _model(ResultRecord, path, path.read_text(encoding="utf-8"))
+
+
+def read_score(task_dir: Path) -> ScoreRecord | None:
+    path = task_dir / SCORE
+    return _model(ScoreRecord, path, path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
+def read_verifier(task_dir: Path) -> list[VerifierCall]:
+    """``verifier.jsonl``: the verifier's calls, none when no verifier ran."""
+    path = task_dir / VERIFIER
+    if not path.is_file():
+        return []
+    return [_model(VerifierCall, path, line, number) for number, line in
+            enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if line.strip()]
 
 
 def read_steps(task_dir: Path) -> list[StepRecord]:

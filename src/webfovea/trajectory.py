@@ -68,6 +68,71 @@ class StepRecord(BaseModel):
     acknowledged_safety_checks: list[dict[str, Any]] = Field(default_factory=list)
 
 
+GroundingStatus = Literal["grounded", "partly_grounded", "ungrounded", "not_checked"]
+PartKind = Literal["number", "date", "name", "phrase"]
+# seen: in text the session saw; derived: computed by the final thought from seen values;
+# task: a word the task itself offers (an option to choose); missing: nowhere.
+PartState = Literal["seen", "derived", "task", "missing"]
+PageKind = Literal["ok", "captcha", "login", "error", "blocked"]
+VerifierVerdict = Literal["accepted", "rejected", "disputed", "error"]
+CallVerdict = Literal["accept", "reject", "error"]  # one verifier reply
+
+
+class SeenAt(BaseModel):
+    """Where a piece of text was seen: the step whose screenshot showed the page (the
+    answer's own page: the step that answered), its URL and child frame, and the source."""
+
+    step: int
+    url: str = ""
+    frame: str | None = None  # the child frame's URL; None: the top-level page
+    source: Literal["page", "read_text"] = "page"
+
+
+class GroundingPart(BaseModel):
+    kind: PartKind
+    text: str  # the part as the answer wrote it
+    state: PartState
+    where: list[SeenAt] = Field(default_factory=list)  # derived: one per operand
+    how: str = ""  # derived: the arithmetic, e.g. "sum of 8 values"
+
+
+class GroundingRecord(BaseModel):
+    """How the answer's checkable parts relate to the text this session saw."""
+
+    status: GroundingStatus
+    parts: list[GroundingPart] = Field(default_factory=list)
+    page: PageKind = "ok"  # what the answer's page is, when it is not an ordinary page
+    page_reason: str = ""
+    before_action: bool = False  # answered before any action on the page
+    note: str = ""  # one sentence for people and for the model
+    challenged: bool = False  # this answer was sent back once to bring the evidence
+
+
+class VerifierRecord(BaseModel):
+    """The independent verifier's last word on the answer, and what all its calls used."""
+
+    verdict: VerifierVerdict
+    reason: str = ""
+    model: str = ""
+    calls: int = 0
+    rejections: int = 0
+    usage: UsageRecord = Field(default_factory=UsageRecord)
+
+
+class VerifierCall(BaseModel):
+    """One verifier request and its verdict (a line of ``verifier.jsonl``)."""
+
+    step: int
+    answer: str
+    verdict: CallVerdict
+    reason: str = ""
+    reply: str = ""  # the verifier's raw reply text ('' when it gave none)
+    model: str = ""
+    seconds: float = 0.0
+    usage: UsageRecord = Field(default_factory=UsageRecord)
+    at: float = Field(default_factory=time.time)
+
+
 class ResultRecord(BaseModel):
     """``result.json``: how a task ended (status, answer, evidence), its steps, time, usage
     and settings; rewritten after every step, so it never says ``running`` after an end."""
@@ -90,3 +155,5 @@ class ResultRecord(BaseModel):
     site: SiteRecord = Field(default_factory=SiteRecord)  # live, recording or replaying
     # needs_confirmation: the vendor's safety checks that stopped the task ({code, message, id})
     safety_checks: list[dict[str, Any]] = Field(default_factory=list)
+    grounding: GroundingRecord | None = None  # None: no answer given
+    verifier: VerifierRecord | None = None  # None: no verifier ran

@@ -11,6 +11,7 @@ import json
 import shlex
 import sys
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,11 @@ def register(subparsers: Any) -> dict[str, Handler]:
     score.add_argument("--judge", help="model spec of a judge for semantic equivalence "
                                        "(implies --rescore)")
     score.add_argument("--judge-base-url")
+    score.add_argument("--judge-evidence", metavar="SPEC",
+                       help="a model (spec or profile) that judges whether each finished task's "
+                            "evidence (screenshots, page text, last steps) supports its answer; "
+                            "separates stale references from wrong answers")
+    score.add_argument("--judge-evidence-base-url", metavar="URL")
     score.add_argument("--chart", type=Path, metavar="FILE.svg|FILE.png",
                        help="also draw the run's charts (success by site and tag, outcomes)")
     _add_prices(score)
@@ -52,7 +58,14 @@ def register(subparsers: Any) -> dict[str, Handler]:
 
 
 def _bench_parser(p: argparse.ArgumentParser) -> None:
-    p.add_argument("tasks", type=Path, help="task file, JSON Lines")
+    p.add_argument("tasks", type=Path, help="task file: JSON Lines, or a published benchmark's "
+                                            "(WebVoyager, Online-Mind2Web, AssistantBench)")
+    p.add_argument("--format", dest="task_format", default="auto",
+                   choices=("auto", "jsonl", "webvoyager", "online-mind2web", "assistantbench"),
+                   help="the task file's shape (default: told by its fields)")
+    p.add_argument("--references", type=Path, metavar="FILE",
+                   help="WebVoyager's reference answers (default: reference_answer.json "
+                        "beside the task file)")
     p.add_argument("--out", type=Path, required=True, help="the run directory")
     p.add_argument("--workers", type=int, default=1, help="tasks run at once")
     p.add_argument("--executor", choices=("local", "ray"), default="local")
@@ -91,8 +104,8 @@ def bench_options(ns: argparse.Namespace) -> BenchOptions:
     return BenchOptions(tasks=ns.tasks, out=ns.out, settings=BenchSettings(**given),
                         given=frozenset(given), workers=ns.workers, executor=ns.executor,
                         ray_address=ns.ray_address, resume=ns.resume, force=ns.force,
-                        prices=_prices(ns),
-                        command=shlex.join(sys.argv))
+                        prices=_prices(ns), command=shlex.join(sys.argv),
+                        task_format=ns.task_format, references=ns.references)
 
 
 def cmd_bench(ns: argparse.Namespace) -> int:
@@ -125,6 +138,10 @@ def cmd_score(ns: argparse.Namespace) -> int:
     try:
         if ns.rescore or ns.judge:
             asyncio.run(_rescore(store, ns.run_dir, ns.judge, ns.judge_base_url))
+        if ns.judge_evidence:
+            asyncio.run(_judge_evidence(ns.run_dir, ns.judge_evidence,
+                                        ns.judge_evidence_base_url))
+        if ns.rescore or ns.judge or ns.judge_evidence:
             write_report(ns.run_dir)
         report = build_report(store, str(ns.run_dir), prices=_prices(ns))
         if ns.chart:
@@ -155,11 +172,24 @@ async def _rescore(store: Store, run_dir: Path, judge_spec: str | None,
     store.set_meta("judge", judge_spec)
 
 
+async def _judge_evidence(run_dir: Path, spec: str, base_url: str | None) -> None:
+    from ..answers.evidence_judge import judge_run
+    from ..models.loader import load_model
+    from ..profiles import load_config, resolve_other
+
+    model_spec, url, _ = resolve_other(spec, base_url, load_config())
+    model = load_model(model_spec, base_url=url)
+    try:
+        await judge_run(run_dir, model)
+    finally:
+        await model.aclose()
+
+
 def cmd_compare(ns: argparse.Namespace) -> int:
     from ..snapshot.compare import snapshot_note
     from .charts import compare_chart
     from .command import stdout
-    from .compare import compare, print_comparison
+    from .compare import compare, compare_evidence, print_comparison
     from .store import Store
 
     stores = [Store.open_existing(ns.run_a), Store.open_existing(ns.run_b)]
@@ -170,12 +200,16 @@ def cmd_compare(ns: argparse.Namespace) -> int:
         for store in stores:
             store.close()
     note = snapshot_note(ns.run_a, ns.run_b)
+    evidence = compare_evidence(ns.run_a, ns.run_b)
     if ns.chart:
         _chart(compare_chart(result), ns.chart)
     if ns.format == "json":
-        print(json.dumps({**result.to_json(), "snapshots": note}, indent=2))
+        print(json.dumps({**result.to_json(), "snapshots": note,
+                          "evidence": asdict(evidence)}, indent=2))
     else:
         print_comparison(result, stdout())
+        for line in evidence.lines():
+            print(line)
         if note:
             print(note)
     return 0

@@ -54,7 +54,8 @@ def _prepare_and_run(options: BenchOptions, store: Store | None) -> int:
     settings = BenchSettings.from_json(resolve_settings(
         recorded, given=given, defaults=_jsonable(default_settings())))
     job = _job(settings)
-    task_file = read_tasks(options.tasks)
+    task_file = read_tasks(options.tasks, fmt=options.task_format,  # type: ignore[arg-type]
+                           references=options.references)
     for problem in task_file.problems:
         print(f"webfovea: {options.tasks} {problem}", file=sys.stderr)
     split = Split.parse(settings.split) if settings.split else None

@@ -4,11 +4,15 @@ difference could be noise (McNemar's exact test on the tasks that changed)."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from ..outcomes import EVIDENCE_CATEGORIES
+from ..rundir import load_run
 from .store import TaskRow
 
 NOISE_LEVEL = 0.05
@@ -156,3 +160,38 @@ def print_comparison(c: Comparison, console: Console) -> None:
 
 def _ids(ids: list[str]) -> str:
     return ", ".join(ids) if ids else "–"
+
+
+@dataclass(frozen=True)
+class EvidenceComparison:
+    """The evidence categories of both runs (``score --judge-evidence``), and the tasks whose
+    category differs between them."""
+
+    a: dict[str, int]
+    b: dict[str, int]
+    changed: list[tuple[str, str | None, str | None]]  # task, category in A, in B
+
+    def lines(self) -> list[str]:
+        if not self.a and not self.b:
+            return []
+        out = [f"evidence A: {_counts(self.a)}", f"evidence B: {_counts(self.b)}"]
+        out += [f"  {task}: {a or '–'} -> {b or '–'}" for task, a, b in self.changed]
+        return out
+
+
+def compare_evidence(run_a: Path, run_b: Path) -> EvidenceComparison:
+    cats = [_categories(run_a), _categories(run_b)]
+    counts = [{c: n for c in EVIDENCE_CATEGORIES if (n := Counter(run.values())[c])}
+              for run in cats]
+    changed = [(t, cats[0].get(t), cats[1].get(t)) for t in sorted({*cats[0], *cats[1]})
+               if cats[0].get(t) != cats[1].get(t)]
+    return EvidenceComparison(counts[0], counts[1], changed)
+
+
+def _categories(run_dir: Path) -> dict[str, str]:
+    return {run.label: run.score.evidence.category for run in load_run(run_dir).tasks
+            if run.score and run.score.evidence and run.score.evidence.category}
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {n}" for name, n in counts.items()) or "not judged"

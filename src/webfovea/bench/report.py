@@ -19,7 +19,8 @@ from .. import outcomes
 from ..costs import task_cost
 from ..models.prices import Price
 from ..options import Prices
-from ..outcomes import BUCKET_HELP, BUCKETS, Rate
+from ..outcomes import BUCKET_HELP, BUCKETS, EVIDENCE_CATEGORIES, EVIDENCE_HELP, Rate
+from ..rundir import SCORE, EvidenceRecord, read_score
 from .store import Store, TaskRow
 
 
@@ -84,6 +85,8 @@ class TaskLine:
     cost: float | None
     verdict: str
     error: str | None
+    evidence: str | None = None  # the evidence category (score --judge-evidence)
+    evidence_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,7 @@ class Report:
     invocations: int = 0
     lines: list[TaskLine] = field(default_factory=list)
     trials: TrialStats | None = None
+    evidence: dict[str, int] = field(default_factory=dict)  # evidence categories, when judged
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -131,7 +135,8 @@ def build_report(store: Store, run_dir: str, *, prices: Prices | None = None) ->
     lines = [_line(r, prices, Path(run_dir)) for r in rows]
     cost = _total([ln.cost for ln, r in zip(lines, rows, strict=True) if r.state == "done"])
     scored = [ln for ln in lines if ln.correct is not None]
-    reachable = [ln for ln in scored if ln.bucket != "unreachable"]
+    marked = {r.task_id for r in rows if "unreachable" in r.tags}  # references --unreachable
+    reachable = [ln for ln in scored if ln.bucket != "unreachable" and ln.id not in marked]
     runs = store.runs()
     return Report(
         run_dir=run_dir, model=settings.get("model", ""), judge=store.get_meta("judge"),
@@ -147,7 +152,9 @@ def build_report(store: Store, run_dir: str, *, prices: Prices | None = None) ->
         cost_total=cost,
         cost_per_task=None if cost is None or not done else cost / len(done),
         versions=runs[-1]["versions"] if runs else {}, settings=settings,
-        invocations=len(runs), lines=lines, trials=trial_stats(rows))
+        invocations=len(runs), lines=lines, trials=trial_stats(rows),
+        evidence={c: n for c in EVIDENCE_CATEGORIES
+                  if (n := Counter(ln.evidence for ln in lines)[c])})
 
 
 def _stored_prices(store: Store) -> Prices | None:
@@ -164,12 +171,24 @@ def _line(r: TaskRow, prices: Prices | None, run_dir: Path) -> TaskLine:
     # Recorded cost (tokens by kind at the run's price) unless a price is given now.
     price = None if prices is None else Price(prices.input, prices.output, prices.input,
                                               prices.input)
+    evidence = _evidence(run_dir / "tasks" / r.dir, r.trial)
     return TaskLine(
         id=r.task_id, trial=r.trial, status=r.status or r.state, bucket=bucket(r), correct=r.correct,
         matcher=r.matcher or "", answer=r.answer, reference=r.reference, steps=r.steps,
         elapsed=r.elapsed, input_tokens=r.input_tokens, output_tokens=r.output_tokens,
         cost=task_cost(run_dir / "tasks" / r.dir, price),
-        verdict=r.verdict or "", error=r.error)
+        verdict=r.verdict or "", error=r.error,
+        evidence=evidence.category if evidence else None,
+        evidence_reason=evidence.reason if evidence else "")
+
+
+def _evidence(task_dir: Path, trial: int) -> EvidenceRecord | None:
+    """The evidence judge's record in the task's (or trial's) ``score.json``."""
+    for where in (task_dir, task_dir / str(trial)):
+        score = read_score(where) if (where / SCORE).is_file() else None
+        if score is not None:
+            return score.evidence
+    return None
 
 
 def _mean(values: list[int] | list[float]) -> float | None:
@@ -195,6 +214,8 @@ def print_table(report: Report, console: Console) -> None:
         console.print(report.trials.shown(), highlight=False)
     console.print(_per_task_numbers(report), highlight=False)
     console.print(_bucket_table(report))
+    if report.evidence:
+        console.print(_evidence_table(report))
     console.print(_task_table(report))
 
 
@@ -224,6 +245,15 @@ def _bucket_table(report: Report) -> Table:
     return table
 
 
+def _evidence_table(report: Report) -> Table:
+    table = Table(title="evidence (score --judge-evidence)", title_justify="left")
+    for column in ("category", "tasks", "meaning"):
+        table.add_column(column, justify="right" if column == "tasks" else "left")
+    for name, n in report.evidence.items():
+        table.add_row(name, str(n), EVIDENCE_HELP[name])
+    return table
+
+
 def _task_table(report: Report) -> Table:
     table = Table(title="tasks", title_justify="left")
     for column in ("id", "outcome", "matcher", "answer", "reference", "steps", "time", "tokens"):
@@ -243,7 +273,8 @@ def _short(text: str | None, limit: int = 40) -> str:
 
 
 CSV_COLUMNS = ("id", "trial", "status", "bucket", "correct", "matcher", "answer", "reference", "steps",
-               "elapsed", "input_tokens", "output_tokens", "cost", "verdict", "error")
+               "elapsed", "input_tokens", "output_tokens", "cost", "verdict", "error", "evidence",
+               "evidence_reason")
 
 
 def to_csv(report: Report) -> str:

@@ -16,7 +16,16 @@ from rich.console import Console
 
 from ..errors import ConfigError
 from ..models.loader import load_model
-from ..rundir import RESULT, ScoreRecord, read_steps, trial_dir, write_score, write_task
+from ..outcomes import evidence_category
+from ..rundir import (
+    RESULT,
+    ScoreRecord,
+    read_score,
+    read_steps,
+    trial_dir,
+    write_score,
+    write_task,
+)
 from ..rundir import Verdict as RunVerdict
 from ..task import Task
 from ..trajectory import ResultRecord
@@ -160,14 +169,21 @@ def task_dir(run_dir: Path, name: str, trial: int, trials: int) -> Path:
 
 
 def write_verdict(task_dir: Path, reference: str | None, verdict: Verdict,
-                  judge: Judge | None) -> None:
-    """The task directory's ``score.json`` (DESIGN's run directory) for ``verdict``."""
+                  judge: Judge | None, *, keep_evidence: bool = False) -> None:
+    """The task directory's ``score.json`` (DESIGN's run directory) for ``verdict``.
+    ``keep_evidence`` (a rescore of the same answers): the evidence judge's verdict stays,
+    its category follows the new verdict."""
     word: RunVerdict = ("unscored" if verdict.correct is None
                         else "correct" if verdict.correct else "wrong")
+    old = read_score(task_dir) if keep_evidence else None
+    evidence = old.evidence if old else None
+    if evidence is not None:
+        evidence = evidence.model_copy(update={
+            "category": evidence_category(verdict.correct, evidence.verdict)})
     write_score(task_dir, ScoreRecord(
         verdict=word, correct=verdict.correct, matcher=verdict.matcher, reference=reference,
         detail=verdict.detail, judge=judge.name if judge and verdict.matcher == "judge"
-        else None))
+        else None, evidence=evidence))
 
 
 async def run(store: Store, run_dir: Path, todo: Sequence[Task], *, total: int, job: Job,
@@ -214,6 +230,6 @@ async def rescore(store: Store, run_dir: Path, *, judge: Judge | None) -> list[V
         out = task_dir(run_dir, row.dir, row.trial, trials)
         if (out / RESULT).is_file():
             write_task(out, row.task)
-            write_verdict(out, row.reference, verdict, judge)
+            write_verdict(out, row.reference, verdict, judge, keep_evidence=True)
         verdicts.append(verdict)
     return verdicts

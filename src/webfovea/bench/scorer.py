@@ -9,21 +9,19 @@ never overrules a number or date that was read on both sides and differs.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
 from typing import Any, Literal
 
 from ..errors import ModelError
+from ..matching.dates import DateValue, find_date, parse_date, same_date
+from ..matching.normalize import TOLERANCE, normalize
+from ..matching.numbers import Number, find_numbers, is_single_number, plain, prepare, within
 from ..task import AnswerType
-from ..text import fold
-from .dates import DateValue, find_date, parse_date, same_date
 from .judge import Judge
-from .numbers import Number, find_numbers, is_single_number, plain, prepare, within
 
 Matcher = Literal["exact", "numeric", "date", "list", "judge", "status", "none"]
-TOLERANCE = Decimal("0.005")  # 0.5 % relative, inclusive
 
 
 @dataclass(frozen=True)
@@ -35,31 +33,6 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def normalize(text: str) -> str:
-    """Case, accents, punctuation and whitespace folded away.
-
-    Punctuation between digits stays ("1.5" must not become "15", nor "3/4" "34");
-    symbols stay too, so "$5" and "€5" stay different.
-    """
-    text = fold(prepare(text))
-    out = []
-    for i, c in enumerate(text):
-        if unicodedata.category(c)[0] == "P" and not _numeric_mark(text, i):
-            out.append(" ")
-        else:
-            out.append(c)
-    return " ".join("".join(out).split())
-
-
-def _numeric_mark(text: str, i: int) -> bool:
-    """A separator between digits, or a minus sign starting a number."""
-    before = text[i - 1] if i > 0 else " "
-    after = text[i + 1] if i < len(text) - 1 else " "
-    if text[i] == "-" and after.isdigit() and not before.isalnum():
-        return True
-    return before.isdigit() and after.isdigit()
 
 
 def match(reference: str, answer: str, answer_type: AnswerType = "auto") -> Verdict:

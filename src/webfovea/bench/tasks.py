@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -17,8 +17,18 @@ from typing import Any, cast
 from ..errors import ConfigError
 from ..inputs import web_url
 from ..task import AnswerType, Task
+from .formats import (
+    TASK_FORMATS,
+    WEBVOYAGER_ANSWERS,
+    TaskFormat,
+    array_records,
+    detect,
+    to_ours,
+    webvoyager_answers,
+)
 
 ANSWER_TYPES: tuple[AnswerType, ...] = ("auto", "text", "number", "date")
+UNREACHABLE = "unreachable"  # the tag of a task marked unreachable (``"unreachable": true``)
 # Our name first, then WebRetriever's.
 FIELDS = {"id": ("id", "task_id"), "instruction": ("instruction", "task"),
           "url": ("url", "website")}
@@ -41,8 +51,13 @@ class TaskFile:
     sha256: str
 
 
-def read_tasks(path: Path) -> TaskFile:
-    """Every good task of the file, and a problem for every bad line."""
+def read_tasks(path: Path, *, fmt: TaskFormat = "auto", references: Path | None = None
+               ) -> TaskFile:
+    """Every good task of the file, and a problem for every bad line (an array's element
+    counts as a line). ``fmt``: a published benchmark's shape (webfovea.bench.formats), else
+    guessed per line; ``references``: WebVoyager's answers file (default: beside the file)."""
+    if fmt not in TASK_FORMATS:
+        raise ConfigError(f"--format must be one of {', '.join(TASK_FORMATS)}, got {fmt!r}")
     try:
         raw = path.read_bytes()
     except OSError as e:
@@ -52,12 +67,18 @@ def read_tasks(path: Path) -> TaskFile:
     first_line: dict[str, int] = {}
     # utf-8-sig: a byte-order mark (Windows editors) must not spoil the first task.
     text = raw.decode("utf-8-sig", errors="replace")
-    _refuse_json_array(path, text)
-    for number, line in enumerate(text.splitlines(), start=1):
+    answers = webvoyager_answers(references or path.with_name(WEBVOYAGER_ANSWERS))
+    array = array_records(text)
+    if array is not None and not _is_mind2web(array, fmt):
+        raise ConfigError(f"{path} is one JSON array; task files are JSON Lines, one task object "
+                          f"per line (convert it with: jq -c '.[]' {path}), or Online-Mind2Web's "
+                          "array (--format online-mind2web)")
+    lines = ([json.dumps(r) for r in array] if array is not None else text.splitlines())
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            task = parse_line(line)
+            task = parse_line(line, fmt=fmt, answers=answers)
         except ValueError as e:
             problems.append(LineProblem(number, str(e)))
             continue
@@ -70,18 +91,15 @@ def read_tasks(path: Path) -> TaskFile:
     return TaskFile(path, tuple(tasks), tuple(problems), hashlib.sha256(raw).hexdigest())
 
 
-def _refuse_json_array(path: Path, text: str) -> None:
-    if not text.lstrip().startswith("["):
-        return
-    try:
-        json.loads(text)
-    except json.JSONDecodeError:
-        return  # a line that merely starts with "[": reported as a bad line
-    raise ConfigError(f"{path} is one JSON array; task files are JSON Lines, one task object "
-                      f"per line (convert it with: jq -c '.[]' {path})")
+def _is_mind2web(records: list[Any], fmt: TaskFormat) -> bool:
+    if fmt == "online-mind2web":
+        return True
+    return fmt == "auto" and bool(records) and isinstance(records[0], dict) and \
+        detect(records[0]) == "online-mind2web"
 
 
-def parse_line(line: str) -> Task:
+def parse_line(line: str, *, fmt: TaskFormat = "auto",
+               answers: Mapping[tuple[str, int], str] | None = None) -> Task:
     """One task line; ValueError with the reason when it is not a valid task."""
     try:
         record = json.loads(line)
@@ -89,7 +107,7 @@ def parse_line(line: str) -> Task:
         raise ValueError(f"not valid JSON ({e.msg} at column {e.colno})") from None
     if not isinstance(record, dict):
         raise ValueError(f"a task must be a JSON object, got {type(record).__name__}")
-    return task_from_record(record)
+    return task_from_record(to_ours(record, fmt, answers or {}))
 
 
 def task_from_record(record: dict[str, Any]) -> Task:
@@ -101,10 +119,12 @@ def task_from_record(record: dict[str, Any]) -> Task:
     instruction = _field(record, "instruction")
     if not isinstance(instruction, str) or not instruction.strip():
         raise ValueError("`instruction` (or `task`) must be a non-empty string")
+    tags = _tags(record.get("tags", []))
+    if record.get("unreachable") is True and UNREACHABLE not in tags:
+        tags = (*tags, UNREACHABLE)  # webfovea references --unreachable: left out of success
     return Task(instruction=instruction.strip(), url=_url(_field(record, "url")),
                 id=task_id.strip(), answer=_answer(record.get("answer")),
-                answer_type=_answer_type(record.get("answer_type", "auto")),
-                tags=_tags(record.get("tags", [])))
+                answer_type=_answer_type(record.get("answer_type", "auto")), tags=tags)
 
 
 def _field(record: dict[str, Any], name: str) -> Any:

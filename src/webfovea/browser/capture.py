@@ -131,15 +131,35 @@ async def _fallback(page: Page, cap: Size | None) -> tuple[bytes, Size, Size]:
         return downsample(raw, cap)
 
 
+@dataclass(frozen=True)
+class FrameText:
+    """The text one frame renders; ``frame`` is None for the top-level page."""
+
+    url: str
+    frame: str | None
+    text: str
+
+
 @boundary
-async def visible_text(page: Page) -> str:
-    """What the page and each of its frames render as text, frame by frame."""
-    parts = []
+async def frame_texts(page: Page) -> list[FrameText]:
+    """What the page and each of its frames render as text (open shadow roots included)."""
+    texts = []
     for frame in page.frames:
         try:
             text: str = await frame.evaluate(js("visible_text"))
         except PlaywrightError:
             continue  # a detached frame shows nothing
-        header = "" if frame.parent_frame is None else f"\n--- frame {frame.url}\n"
-        parts.append(header + text)
-    return well_formed("".join(parts))  # the answer's evidence file is UTF-8
+        texts.append(FrameText(frame.url, None if frame.parent_frame is None else frame.url,
+                               well_formed(text)))  # the evidence file is UTF-8
+    return texts
+
+
+def joined(texts: list[FrameText]) -> str:
+    """Frame texts as one document, each child frame under a ``--- frame URL`` header."""
+    return "".join(t.text if t.frame is None else f"\n--- frame {t.frame}\n{t.text}"
+                   for t in texts)
+
+
+async def visible_text(page: Page) -> str:
+    """What the page and each of its frames render as text, frame by frame."""
+    return joined(await frame_texts(page))

@@ -22,7 +22,7 @@ from ..evidence import Effect
 from ..geometry import OutsideImage, model_space, to_page
 from ..keys import to_playwright
 from ..stages import stage
-from . import fingerprint, native_inputs, observe
+from . import custom_select, fingerprint, gestures, native_inputs, observe
 from .capture import Screen
 from .errors import translated
 from .frame_fallback import after_click
@@ -86,6 +86,8 @@ class Executor:
             settled = waited.quiet
             if action.spec.budget != "observe":  # an observation's details are its answer
                 effect.details["settle"] = {"ms": round(waited.ms), "held": waited.held}
+        if effect.readback is not None and self.tabs.page is page_before:
+            effect.facts.extend(await effect.readback())
         # Not fingerprinted again when the action leaves the page alone or a new tab took over.
         after: fingerprint.Fingerprint | None = None
         if effect.settles and self.tabs.page is page_before:
@@ -123,26 +125,19 @@ class Executor:
         return Effect(compare_text=True, facts=["the pointer stays there"])
 
     async def _do_drag(self, m: Mapped, hit: Hit | None) -> Effect:
-        mouse = self.tabs.page.mouse
-        (x1, y1), (x2, y2) = m.points
-        await mouse.move(x1, y1)
-        await mouse.down()
-        await mouse.move(x2, y2, steps=12)
-        await mouse.up()
-        return Effect()
+        return await gestures.drag(self.tabs.page.mouse, hit, m.points[0], m.points[1])
 
     async def _do_scroll(self, m: Mapped, hit: Hit | None) -> Effect:
-        direction = m.action.text("direction")
-        dx = {"left": -1, "right": 1}.get(direction, 0) * round(m.page.width * 0.6)
-        dy = {"up": -1, "down": 1}.get(direction, 0) * round(m.page.height * 0.6)
-        await self.tabs.page.mouse.move(*m.points[0])
-        await self.tabs.page.mouse.wheel(dx, dy)
-        return Effect(details={"direction": direction})
+        return await gestures.scroll(self.tabs.page.mouse, hit, m.points[0],
+                                     m.action.text("direction"), viewport=m.page)
 
     async def _do_select(self, m: Mapped, hit: Hit | None) -> Effect:
         if hit is None:
-            return Effect(failed="there is no dropdown (<select>) at that point, only nothing")
-        return await native_inputs.select(hit, m.action.text("option"), m.action.text("mode"))
+            return Effect(failed="there is no dropdown at that point, only nothing")
+        option, mode = m.action.text("option"), m.action.text("mode")
+        if hit.info and hit.info.get("select"):
+            return await native_inputs.select(hit, option, mode)
+        return await custom_select.select(self.tabs.page, hit, option, mode)
 
     # --- keyboard ------------------------------------------------------------------------
 

@@ -221,7 +221,8 @@ def _frame_changes(old: FramePrint | None, new: FramePrint, *, text: bool) -> li
     if "scroll" in c:
         out.append(Change("scroll", frame, _movement(c["scroll"])))
     if "container" in c:
-        out.append(Change("container", frame, _movement(c["container"])))
+        dx, dy, which = c["container"]
+        out.append(Change("container", frame, f"{_movement([dx, dy])}, {which}"))
     if c.get("fields"):
         out.append(Change("fields", frame))
     if "focus" in c:

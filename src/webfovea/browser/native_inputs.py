@@ -99,7 +99,7 @@ def _select_facts(options: list[str], index: int, how: str, before: list[int], a
     return facts
 
 
-def _normalise(text: str) -> str:
+def normalise(text: str) -> str:
     """Case, accents, punctuation and spacing folded away: 'COTE D'IVOIRE' ~ 'Côte d'Ivoire'."""
     return " ".join(re.sub(r"[^\w\s]", " ", fold(text)).split())
 
@@ -109,12 +109,12 @@ def match_option(options: list[str], wanted: str) -> tuple[int | None, str]:
     for i, o in enumerate(options):
         if o == wanted:
             return i, "exact"
-    norm = _normalise(wanted)
+    norm = normalise(wanted)
     for i, o in enumerate(options):
-        if _normalise(o) == norm:
+        if normalise(o) == norm:
             return i, "normalised"
     if norm:
-        hits = [i for i, o in enumerate(options) if norm in _normalise(o)]
+        hits = [i for i, o in enumerate(options) if norm in normalise(o)]
         if hits:
             return hits[0], "substring"
     return None, ""

@@ -74,7 +74,10 @@ class ServeSettings:
                             allow_domains=tuple(ns.allow_domain),
                             action_budgets={**DEFAULT_ACTION_BUDGETS,
                                             **parse_budgets(tuple(ns.budget))},
-                            site=site_options(ns.record_site, ns.replay_site))
+                            site=site_options(ns.record_site, ns.replay_site),
+                            # The client agent ends its session when it calls finish: the
+                            # answer's grounding is recorded, never sent back as a challenge.
+                            grounding="record")
         rules = tuple(r.strip() for entry in ns.host_resolver_rules for r in entry.split(",")
                       if r.strip())
         browser = BrowserConfig(headless=not ns.headed, cdp_url=ns.cdp_url, downloads=False,

@@ -160,7 +160,8 @@ async def _episode(task_name: str, k: int, settings: Settings, session: BrowserS
     recorder.store.mark_running(task.id, 1, run_id=recorder.run_id, worker=worker)
     out = recorder.task_dir(task.id)
     out.mkdir(parents=True, exist_ok=True)
-    config = replace(settings.agent, time_limit=limit_ms / 1000 + GRACE)
+    # An episode ends with the page's reward, not a retrieved answer: nothing to ground.
+    config = replace(settings.agent, time_limit=limit_ms / 1000 + GRACE, grounding="off")
     model, dialect = _speaker(settings, task_name, page, config)
     try:
         result = await asyncio.wait_for(

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import inputs
+from ..config import GROUNDING_POLICIES
 from ..errors import ConfigError
 from ..interrupts import Interrupted
 from ..options import BenchOptions, BenchSettings, add_dialect_options
@@ -73,6 +74,14 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--replay-sites", dest="replay_site", metavar="DIR",
                    help="replay the snapshots of --record-sites")
     add_dialect_options(p)
+    p.add_argument("--grounding", choices=GROUNDING_POLICIES,
+                   help="answer grounding: off, record, challenge (default)")
+    p.add_argument("--verifier", metavar="SPEC", help="an independent model that checks answers")
+    p.add_argument("--verifier-base-url", metavar="URL", help="the verifier's endpoint")
+    p.add_argument("--verifier-rejections", type=int, metavar="N",
+                   help="rejections before an answer stands as disputed (default 2)")
+    p.add_argument("--verifier-timeout", type=float, metavar="S",
+                   help="seconds for one verdict (default 120)")
 
 
 def cmd_suite(ns: argparse.Namespace) -> int:
@@ -134,6 +143,11 @@ class SuiteOptions:
     dialect: str | None = None
     dialect_version: str | None = None
     acknowledge_safety_checks: bool = False
+    grounding: str | None = None
+    verifier: str | None = None
+    verifier_base_url: str | None = None
+    verifier_rejections: int | None = None
+    verifier_timeout: float | None = None
 
     @classmethod
     def from_args(cls, ns: argparse.Namespace) -> SuiteOptions:
@@ -168,7 +182,8 @@ def run_suite(options: SuiteOptions) -> int:
                                       ("dialect", options.dialect),
                                       ("dialect_version", options.dialect_version),
                                       ("acknowledge_safety_checks",
-                                       options.acknowledge_safety_checks or None))
+                                       options.acknowledge_safety_checks or None),
+                                      *_answer_checks(options))
                     if v is not None}}
         try:
             return run_bench(BenchOptions(
@@ -178,6 +193,14 @@ def run_suite(options: SuiteOptions) -> int:
         except Interrupted as e:  # bench's hint names the task file, a temporary one here
             raise Interrupted(e.signum, f"continue with --resume ({resume_command(options)})"
                               ) from None
+
+
+def _answer_checks(options: SuiteOptions) -> tuple[tuple[str, object], ...]:
+    """The answer checks' settings (webfovea.answers), passed on to the bench as given."""
+    return (("grounding", options.grounding), ("verifier", options.verifier),
+            ("verifier_base_url", options.verifier_base_url),
+            ("verifier_rejections", options.verifier_rejections),
+            ("verifier_timeout", options.verifier_timeout))
 
 
 def resume_command(options: SuiteOptions) -> str:

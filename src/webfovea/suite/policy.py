@@ -77,8 +77,11 @@ class PlanRunner:
                                 f"{self.max_moves} moves")
             return move
         answer = compute(self.task.plan.answer, self.captures)
+        # The values it read, named in the thought as an honest model shows its working:
+        # answer grounding can then follow a computed answer back to the page.
+        read = "; ".join(self.captures[s].value for s in self.task.plan.answer.slots)
         return Move("finished", text=answer, thought="All plan steps done; answering from the "
-                    "values read on the page.")
+                    f"values read on the page: {read}.")
 
     def _thought(self, what: str) -> str:
         return f"Step {self.cursor + 1} of {len(self.steps)}: {what}."

@@ -19,6 +19,7 @@
 ({ x, y, phase, quietMs, capMs }) => {
   const w = window[Symbol.for("webfovea.watch")];
   const BURST_GAP = 250;
+  const UNLEARN_MS = 2000;
   const now = () => performance.now();
   const point = x === null || y === null ? null : { x, y };
   const { keyOf, up, structural } = w;
@@ -187,7 +188,9 @@
     }
     return out;
   };
-  const offsets = () => w.scrollers.map((n) => [Math.round(n.scrollTop), Math.round(n.scrollLeft)]);
+  // A container gone or hidden since (a menu closed by the pick) reads 0: it did not scroll.
+  const offsets = () => w.scrollers.map((n) => (n.isConnected && n.getClientRects().length > 0
+    ? [Math.round(n.scrollTop), Math.round(n.scrollLeft)] : null));
 
   const state = () => {
     const titleEl = document.querySelector("title");
@@ -219,11 +222,14 @@
     if (now_.scrollX !== before.scrollX || now_.scrollY !== before.scrollY) {
       c.scroll = [now_.scrollX - before.scrollX, now_.scrollY - before.scrollY];
     }
-    const moved = now_.containers.findIndex((o, i) => o[0] !== before.containers[i][0] || o[1] !== before.containers[i][1]);
+    const moved = now_.containers.findIndex((o, i) => {
+      const b = before.containers[i];
+      return o !== null && b !== null && (o[0] !== b[0] || o[1] !== b[1]);
+    });
     if (moved !== -1) {
       const o = now_.containers[moved];
       const b = before.containers[moved];
-      c.container = [o[1] - b[1], o[0] - b[0]];
+      c.container = [o[1] - b[1], o[0] - b[0], label(w.scrollers[moved])];
     }
     if (now_.fields !== before.fields) c.fields = true;
     if (now_.focus !== before.focus && now_.focus !== "") c.focus = now_.focus;
@@ -258,6 +264,16 @@
     const gone = (k) => typeof k !== "string" && !k.isConnected;
     for (const r of w.pending) if (gone(r) || t - w.stats.get(r).last > 10000) w.pending.delete(r);
     for (const r of w.volatile) if (gone(r)) w.volatile.delete(r);
+    // A region that has not changed by itself for a good while was a one-off (a chart
+    // rendered, then re-rendered at its final size, while the page loaded): it is learned
+    // afresh. A clock, ticker or carousel keeps changing well within this.
+    for (const r of w.volatile) {
+      const s = w.stats.get(r);
+      if (t - s.self > Math.max(3 * s.gap, UNLEARN_MS)) {
+        w.volatile.delete(r);
+        w.stats.delete(r);
+      }
+    }
   };
 
   const open = () => {

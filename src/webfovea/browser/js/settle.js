@@ -11,8 +11,10 @@
   const w = window[Symbol.for("webfovea.watch")];
   const start = performance.now();
   const REQUEST_GRACE = 2000; // a request older than this is a long poll, not a reaction
-  const STREAM_REPLY = 2000; // ms a socket the action wrote to (or opened) has to answer
-  const STREAM_QUIET = 300; // ms without a message that ends the replies
+  const STREAM_REPLY = 3000; // ms a socket the action wrote to (or opened) has to answer
+  // ms without a message that ends the replies (Streamlit says "running" at once and sends
+  // the script's output when it has run)
+  const STREAM_QUIET = 500;
   const LOOP_IDLE = 250; // ms a tracked frame loop may change nothing before it is let be
   const held = new Set();
   const running = (a) => {

@@ -252,7 +252,7 @@
     if (key === null || !w.loaded() || w.input || (w.inAction && t <= w.reactUntil)) return;
     let s = w.stats.get(key);
     if (!s) {
-      s = { bursts: 0, outside: 0, start: -Infinity, last: -Infinity, weight: 0, max: 0, gap: Infinity, gaps: [] };
+      s = { bursts: 0, outside: 0, start: -Infinity, last: -Infinity, self: -Infinity, weight: 0, max: 0, gap: Infinity, gaps: [] };
       w.stats.set(key, s);
     }
     const apart = t - s.last > BURST_GAP;
@@ -273,6 +273,7 @@
       } else if (!w.inAction) w.pending.add(key); // changed by itself once: watch it
     }
     s.last = t;
+    s.self = t; // changed by itself: inputs and reactions never reach here
     s.weight += weight;
     s.max = Math.max(s.max, s.weight);
   };

@@ -87,6 +87,16 @@ def find_date(text: str) -> tuple[DateValue, ...]:
     return found.pop() if len(found) == 1 else ()
 
 
+def date_mentions(text: str) -> list[tuple[int, int, tuple[DateValue, ...]]]:
+    """Every date written in ``text`` with its span: (start, end, readings), in order."""
+    found = []
+    for m in _CANDIDATES.finditer(text):
+        readings = parse_date(m.group(0))
+        if readings:
+            found.append((m.start(), m.end(), readings))
+    return found
+
+
 def same_date(reference: DateValue, answer: DateValue) -> bool:
     """Equal at the reference's precision; an answer vaguer than the reference is not."""
     if _RANK[answer.precision] < _RANK[reference.precision]:

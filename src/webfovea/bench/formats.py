@@ -1,0 +1,100 @@
+"""The published task files of live-web benchmarks, read as our task records.
+
+* **WebVoyager** (``data/WebVoyager_data.jsonl``): JSON Lines of ``web_name``, ``id``
+  (``"Allrecipes--0"``), ``ques``, ``web``; its reference answers are a separate JSON file
+  (``reference_answer.json``: ``{web_name: {"answers": [{"id": 0, "type": "golden" |
+  "possible", "ans": ...}]}}``), keyed by site name and the number after ``--``.
+* **Online-Mind2Web**: one JSON array of ``task_id``, ``confirmed_task``, ``website``,
+  ``reference_length``, ``level``; no reference answers (score it by evidence).
+* **AssistantBench**: JSON Lines of ``id``, ``task``, ``gold_answer`` (and ``explanation``,
+  ``gold_url``, ``difficulty``, …); the tasks name no start page, so they start at a search
+  engine (:data:`ASSISTANTBENCH_START`) unless a line gives ``url`` or ``start_url``.
+
+Shapes are told apart by their field names; ``--format`` overrides the guess.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from ..errors import ConfigError
+
+TaskFormat = Literal["auto", "jsonl", "webvoyager", "online-mind2web", "assistantbench"]
+TASK_FORMATS: tuple[TaskFormat, ...] = ("auto", "jsonl", "webvoyager", "online-mind2web",
+                                        "assistantbench")
+ASSISTANTBENCH_START = "https://duckduckgo.com/"
+WEBVOYAGER_ANSWERS = "reference_answer.json"  # looked for next to the task file
+
+
+def detect(record: Mapping[str, Any]) -> TaskFormat:
+    """The format a record's fields say it comes from."""
+    if {"ques", "web"} <= record.keys():
+        return "webvoyager"
+    if "confirmed_task" in record:
+        return "online-mind2web"
+    if "gold_answer" in record and "task" in record:
+        return "assistantbench"
+    return "jsonl"
+
+
+def to_ours(record: dict[str, Any], fmt: TaskFormat,
+            answers: Mapping[tuple[str, int], str]) -> dict[str, Any]:
+    """The record with our field names (``id``, ``instruction``, ``url``, ``answer``, ``tags``)."""
+    if fmt == "auto":
+        fmt = detect(record)
+    if fmt == "webvoyager":
+        site, number = _webvoyager_key(record.get("id"), record.get("web_name"))
+        answer = answers.get((site, number)) if number is not None else None
+        return {"id": record.get("id"), "instruction": record.get("ques"),
+                "url": record.get("web"), "answer": answer,
+                "tags": ["webvoyager", *([site] if site else [])]}
+    if fmt == "online-mind2web":
+        level = record.get("level")
+        return {"id": record.get("task_id"), "instruction": record.get("confirmed_task"),
+                "url": record.get("website"),
+                "tags": ["online-mind2web", *([str(level)] if level else [])]}
+    if fmt == "assistantbench":
+        difficulty = record.get("difficulty")
+        return {"id": record.get("id"), "instruction": record.get("task"),
+                "url": record.get("url") or record.get("start_url") or ASSISTANTBENCH_START,
+                "answer": record.get("gold_answer") or None,
+                "tags": ["assistantbench", *([str(difficulty)] if difficulty else [])]}
+    return record
+
+
+def _webvoyager_key(task_id: object, web_name: object) -> tuple[str, int | None]:
+    site, _, number = str(task_id or "").rpartition("--")
+    site = str(web_name or site)
+    return site, int(number) if number.isdigit() else None
+
+
+def webvoyager_answers(path: Path | None) -> dict[tuple[str, int], str]:
+    """``reference_answer.json`` as (site, number) → answer; {} when there is none."""
+    if path is None or not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise ConfigError(f"cannot read the reference answers {path}: {e}") from e
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: WebVoyager reference answers are one JSON object by site")
+    out: dict[tuple[str, int], str] = {}
+    for site, entry in data.items():
+        for item in (entry or {}).get("answers", []) if isinstance(entry, dict) else []:
+            if isinstance(item, dict) and isinstance(item.get("id"), int) and item.get("ans"):
+                out[(site, item["id"])] = str(item["ans"])
+    return out
+
+
+def array_records(text: str) -> list[Any] | None:
+    """The records of a task file that is one JSON array (Online-Mind2Web); None otherwise."""
+    if not text.lstrip().startswith("["):
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        return None  # a line that merely starts with "[": reported as a bad line
+    return value if isinstance(value, list) else None
