@@ -17,7 +17,7 @@ from .browser.errors import translated
 from .browser.executor import Executor, safe_execute
 from .browser.session import BrowserSession, Tabs
 from .config import AgentConfig
-from .dialects import make_dialect
+from .dialects import factory, make_dialect
 from .dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
 from .errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
 from .geometry import model_space
@@ -29,6 +29,19 @@ from .stages import Stages, stage
 from .task import Task
 from .text import well_formed
 from .trajectory import ResultRecord, StepRecord, UsageRecord
+
+
+def _dialect(model: Model, config: AgentConfig) -> Dialect:
+    """``config.dialect`` speaking to ``model`` for one task. The oracle speaks a native
+    dialect through that dialect's wire format, behind a fake provider
+    (:mod:`webfovea.testing.oracle_bridge`); composed here so the dialects need no testing."""
+    if config.dialect != "text" and model.name.startswith("oracle"):
+        from .models.oracle import OracleModel
+        from .testing.oracle_bridge import OracleBridge
+
+        if isinstance(model, OracleModel):
+            return OracleBridge(model, config, factory(config.dialect))
+    return make_dialect(model, config)
 
 
 async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect | None = None,
@@ -43,7 +56,7 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
     if dialect is not None and model is None:
         speaker, name = dialect, dialect.name
     elif model is not None and dialect is None:
-        speaker, name = make_dialect(model, config), model.name
+        speaker, name = _dialect(model, config), model.name
     else:
         raise TypeError("run_task takes exactly one of model= and dialect=")
     own = tabs is None

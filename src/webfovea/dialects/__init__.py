@@ -43,13 +43,5 @@ def factory(name: str) -> DialectFactory:
 
 
 def make_dialect(model: Model, config: AgentConfig) -> Dialect:
-    """The dialect ``config.dialect`` names, speaking to ``model``, for one task. The oracle
-    speaks a native dialect through that dialect's wire format (:mod:`.oracle`)."""
-    made = factory(config.dialect)
-    if config.dialect != "text" and model.name.startswith("oracle"):
-        from ..models.oracle import OracleModel
-        from .oracle import OracleBridge
-
-        if isinstance(model, OracleModel):
-            return OracleBridge(model, config, made)
-    return made(model, config)
+    """The dialect ``config.dialect`` names, speaking to ``model``, for one task."""
+    return factory(config.dialect)(model, config)

@@ -29,12 +29,12 @@ from ..config import AgentConfig
 from ..domains import DomainPolicy
 from ..errors import ConfigError, ParseError
 from ..models.base import Model, SentImage, Usage
+from ..models.native_http import NativeClient, endpoint_of, shape_error
 from ..models.retry import Endpoint
 from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
 from .gemini_actions import FUNCTIONS, Vocabulary, from_gemini
 from .native import note_text, system_text, task_text
-from .native_http import NativeClient, endpoint_of, shape_error
 from .schema import action_from_call, tool_schemas
 
 VOCABULARIES: tuple[Vocabulary, ...] = ("legacy", "new")

@@ -27,11 +27,11 @@ from typing import Any, Literal
 from ..config import AgentConfig, Size
 from ..errors import ConfigError, ModelError, ParseError
 from ..models.base import Model, SentImage, Usage
+from ..models.native_http import NativeClient, endpoint_of, shape_error
 from ..models.retry import Endpoint
 from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
 from .native import note_text, system_text, task_text
-from .native_http import NativeClient, endpoint_of, shape_error
 from .openai_actions import from_openai
 from .schema import action_from_call, tool_schemas
 

@@ -1,5 +1,5 @@
 """``webfovea miniwob --model miniwob-oracle --dialect D``: the MiniWoB reference policy speaking
-dialect D through the fake provider, as the suite's oracle does (:mod:`webfovea.dialects.oracle`).
+dialect D through the fake provider, as the suite's oracle does (:mod:`webfovea.testing.oracle_bridge`).
 
 The policy answers on the fake provider's handler thread; it reads the task page (a
 Playwright call) on the episode's event loop, which is free while the dialect awaits the
@@ -19,9 +19,11 @@ from ..dialects import factory
 from ..dialects.base import Decision, Dialect, Observation
 from ..errors import ConfigError
 from ..models.base import Model
-from ..testing.fake_provider import FakeProvider, FakeRequest
+from ..testing.fake_provider import FakeProvider
 from ..testing.fake_tools import FakeReply
-from ..testing.renderers import RENDERERS, Renderer
+from ..testing.fake_wire import FakeRequest
+from ..testing.renderer_base import Renderer
+from ..testing.renderers import RENDERERS
 from .catalog import POLICIES
 from .models import _action
 from .page import TaskPage

@@ -24,7 +24,7 @@ DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com"
 class GeminiModel:
     def __init__(self, model: str, *, base_url: str | None = None, api_key: str | None = None,
                  timeout: float = 120.0, retry: RetryPolicy | None = None) -> None:
-        from webfovea.dialects.native_http import NativeClient
+        from webfovea.models.native_http import NativeClient
 
         url = (base_url or os.environ.get(BASE_URL_VAR) or DEFAULT_BASE_URL).rstrip("/")
         key = api_key or next((os.environ[v] for v in KEY_VARS if os.environ.get(v)), None)

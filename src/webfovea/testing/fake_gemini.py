@@ -18,23 +18,32 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from PIL import Image
 
 from ..models.prefix_cache import Block, PrefixCache
 from .fake_tools import FakeReply
+from .fake_wire import (
+    Failure,
+    FakeRequest,
+    FakeTurn,
+    Response,
+    Server,
+    count_text_tokens,
+    fit_within,
+    image_tokens,
+    open_image,
+)
 from .native_reply import native_items
-from .native_routes import GEMINI_PATH
 
-if TYPE_CHECKING:
-    from .fake_provider import FakeProvider, FakeTurn, _Failure, _Response
-
+GEMINI_PATH = re.compile(r"^/v1(?:beta)?/models/(?P<model>[^/:]+):generateContent$")
 PROVIDER = "gemini"
 STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
           404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}
@@ -51,23 +60,22 @@ class _State:
     signatures: set[str] = field(default_factory=set)  # thought signatures handed out
 
 
-_STATES: weakref.WeakKeyDictionary[FakeProvider, _State] = weakref.WeakKeyDictionary()
+_STATES: weakref.WeakKeyDictionary[Server, _State] = weakref.WeakKeyDictionary()
 _STATES_LOCK = threading.Lock()
 
 
-def _state(fp: FakeProvider) -> _State:
+def _state(fp: Server) -> _State:
     with _STATES_LOCK:
         return _STATES.setdefault(fp, _State())
 
 
-def error(status: int, message: str) -> _Response:
-    from .fake_provider import _Response
+def error(status: int, message: str) -> Response:
 
-    return _Response(status, {"error": {"code": status, "message": message,
+    return Response(status, {"error": {"code": status, "message": message,
                                         "status": STATUS.get(status, "UNKNOWN")}})
 
 
-def answer(fp: FakeProvider, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
+def answer(fp: Server, path: str, headers: Mapping[str, str], raw: bytes) -> Response:
     state = _state(fp)
     match = GEMINI_PATH.match(path.split("?", 1)[0])
     assert match is not None  # the route was chosen by this very pattern
@@ -81,7 +89,7 @@ def answer(fp: FakeProvider, path: str, headers: Mapping[str, str], raw: bytes) 
         request, blocks = _decode(fp, model, body, contents, headers)
     except (Rejected, ValueError) as bad:
         return error(400, str(bad))
-    number, failure = fp._admit(request)
+    number, failure = fp.admit(request)
     refused = _refused(fp, model, path, headers, failure)
     if refused is not None:
         return refused
@@ -93,16 +101,15 @@ def answer(fp: FakeProvider, path: str, headers: Mapping[str, str], raw: bytes) 
     return _respond(state, model, parts, finish, (blocks, fp.cache_min_tokens), number)
 
 
-def _refused(fp: FakeProvider, model: str, path: str, headers: Mapping[str, str],
-             failure: _Failure | None) -> _Response | None:
-    from .fake_provider import _Response
+def _refused(fp: Server, model: str, path: str, headers: Mapping[str, str],
+             failure: Failure | None) -> Response | None:
 
     if failure is not None:
         headers_out = {} if failure.retry_after is None else {"Retry-After": failure.retry_after}
         if isinstance(failure.body, bytes | Mapping):
-            return _Response(failure.status, failure.body, headers_out)
+            return Response(failure.status, failure.body, headers_out)
         response = error(failure.status, failure.body or f"injected HTTP {failure.status}")
-        return _Response(response.status, response.payload, headers_out)
+        return Response(response.status, response.payload, headers_out)
     lower = {k.lower(): v for k, v in headers.items()}
     key = lower.get("x-goog-api-key") or parse_qs(urlsplit(path).query).get("key", [None])[0]
     if fp.api_key is not None and key != fp.api_key:
@@ -182,10 +189,9 @@ def _check_safety(call: Mapping[str, Any], response: Mapping[str, Any]) -> None:
 # -- decoding for the policy ------------------------------------------------------------------
 
 
-def _decode(fp: FakeProvider, model: str, body: Mapping[str, Any],
+def _decode(fp: Server, model: str, body: Mapping[str, Any],
             contents: Sequence[Mapping[str, Any]],
             headers: Mapping[str, str]) -> tuple[Any, list[Block]]:
-    from .fake_provider import FakeRequest, count_text_tokens
 
     sizes: list[tuple[int, int]] = []
     system = "\n".join(str(p.get("text", "")) for p in
@@ -208,7 +214,6 @@ def _decode(fp: FakeProvider, model: str, body: Mapping[str, Any],
 
 def _turn(content: Mapping[str, Any], resize_to: tuple[int, int] | None,
           sizes: list[tuple[int, int]], blocks: list[Block]) -> FakeTurn:
-    from .fake_provider import FakeTurn, count_text_tokens
 
     role = "assistant" if content.get("role") == "model" else "user"
     texts: list[str] = []
@@ -237,17 +242,15 @@ def _turn(content: Mapping[str, Any], resize_to: tuple[int, int] | None,
 
 def _image(inline: Mapping[str, Any], resize_to: tuple[int, int] | None,
            sizes: list[tuple[int, int]]) -> Image.Image:
-    from .fake_provider import _open_image, fit_within
 
     if not str(_get(inline, "mimeType") or "").startswith("image/"):
         raise Rejected("inlineData.mimeType must be an image type such as image/png")
-    image = _open_image(str(inline.get("data", "")))
+    image = open_image(str(inline.get("data", "")))
     sizes.append(image.size)
     return fit_within(image, resize_to) if resize_to else image
 
 
 def _image_tokens(image: Image.Image) -> int:
-    from .fake_provider import image_tokens
 
     return image_tokens(image.width, image.height)
 
@@ -292,8 +295,7 @@ def _parts(state: _State, body: Mapping[str, Any], reply: str | FakeReply,
 
 
 def _respond(state: _State, model: str, parts: list[dict[str, Any]], finish: str,
-             prompt_blocks: tuple[list[Block], int], number: int) -> _Response:
-    from .fake_provider import _Response, count_text_tokens
+             prompt_blocks: tuple[list[Block], int], number: int) -> Response:
 
     blocks, min_tokens = prompt_blocks
     with state.lock:
@@ -312,5 +314,5 @@ def _respond(state: _State, model: str, parts: list[dict[str, Any]], finish: str
                                  "finishReason": finish, "index": 0}
     if not parts:
         candidate["content"] = {"role": "model", "parts": []}
-    return _Response(200, {"candidates": [candidate], "usageMetadata": usage,
+    return Response(200, {"candidates": [candidate], "usageMetadata": usage,
                            "modelVersion": model, "responseId": f"fake-{number}"})

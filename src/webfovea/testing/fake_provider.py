@@ -20,26 +20,20 @@ before the policy sees them, so the policy answers in the resized space.
 
 from __future__ import annotations
 
-import base64
-import binascii
 import functools
 import hashlib
-import io
 import json
-import math
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any
 
-from PIL import Image, UnidentifiedImageError
+from PIL import Image
 
-from .. import geometry
-from ..config import Size
 from ..models.prefix_cache import Block, CacheMode, Charge, PrefixCache
 from .fake_tools import (
     FakeReply,
@@ -54,67 +48,30 @@ from .fake_tools import (
     openai_uses,
     reply_of,
 )
+from .fake_wire import (
+    BadRequest,
+    Failure,
+    FakeRequest,
+    FakeTurn,
+    Policy,
+    Provider,
+    Response,
+    count_text_tokens,
+    error_response,
+    fit_within,
+    image_tokens,
+    injected,
+    open_image,
+)
+from .native_routes import native_route
 
-Provider = Literal["openai", "anthropic", "openai-responses", "gemini"]
+# The wire records are re-exported: users' tests name them from here (the module docstring).
+__all__ = ["ROUTES", "BadRequest", "FakeProvider", "FakeRequest", "FakeTurn", "Policy",
+           "Provider", "ScriptedPolicy", "anthropic_message", "count_input_tokens",
+           "count_text_tokens", "decode_request", "fit_within", "image_tokens",
+           "openai_completion"]
+
 ROUTES: dict[str, Provider] = {"/v1/chat/completions": "openai", "/v1/messages": "anthropic"}
-ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
-               404: "not_found_error", 408: "timeout_error", 409: "conflict_error",
-               429: "rate_limit_error", 529: "overloaded_error"}
-
-
-@dataclass(frozen=True)
-class FakeTurn:
-    """One decoded conversation turn: its text parts joined by newlines, and its images."""
-
-    role: str
-    text: str
-    images: tuple[Image.Image, ...] = ()
-    uses: tuple[ToolUse, ...] = ()  # the tool calls an assistant turn replays
-    results: tuple[ToolResult, ...] = ()  # the tool results a user (or tool) turn carries
-
-
-@dataclass(frozen=True)
-class FakeRequest:
-    """One request as the provider received it.
-
-    ``received_sizes`` are the images' sizes on the wire; the images in ``turns``
-    are what the policy sees (resized when ``resize_images_to`` applies).
-    ``headers`` has lower-case names. ``blocks``: every content block in wire order
-    (system first), keyed by its exact JSON (``cache_control`` aside) and sized in
-    tokens, with the breakpoints the client marked: what the prompt cache sees.
-    """
-
-    provider: Provider
-    model: str
-    system: str
-    turns: tuple[FakeTurn, ...]
-    max_tokens: int | None
-    received_sizes: tuple[tuple[int, int], ...]
-    headers: Mapping[str, str] = field(default_factory=dict)
-    blocks: tuple[Block, ...] = ()
-    tools: tuple[Any, ...] = ()  # the request's tool definitions, as sent
-    body: Mapping[str, Any] = field(default_factory=dict)  # the whole request body, as sent
-
-    @property
-    def results(self) -> list[ToolResult]:
-        """Every tool result of the request, in order."""
-        return [result for turn in self.turns for result in turn.results]
-
-    @property
-    def images(self) -> list[Image.Image]:
-        """Every image of every turn, in order."""
-        return [image for turn in self.turns for image in turn.images]
-
-    @property
-    def api_key(self) -> str | None:
-        """The key the client sent: ``x-api-key`` or an ``Authorization: Bearer`` token
-        (the Anthropic SDK 2.x sends the latter)."""
-        bearer = self.headers.get("authorization", "").removeprefix("Bearer ")
-        return self.headers.get("x-api-key") or bearer or None
-
-
-# A policy answers with reply text, or with text and tool calls (a FakeReply).
-Policy = Callable[[FakeRequest], "str | FakeReply"]
 
 
 class ScriptedPolicy:
@@ -129,24 +86,6 @@ class ScriptedPolicy:
             if not self._replies:
                 raise LookupError("ScriptedPolicy has no replies left")
             return self._replies.popleft()
-
-
-class BadRequest(Exception):
-    """A request body the fake cannot decode; answered with HTTP 400."""
-
-
-@dataclass(frozen=True)
-class _Failure:
-    status: int
-    retry_after: str | None
-    body: str | Mapping[str, object] | bytes | None
-
-
-@dataclass(frozen=True)
-class _Response:
-    status: int
-    payload: Mapping[str, object] | bytes  # bytes: sent as they are (malformed replies)
-    headers: Mapping[str, str] = field(default_factory=dict)
 
 
 class FakeProvider:
@@ -181,7 +120,7 @@ class FakeProvider:
         self.api_key = api_key
         self._lock = threading.Lock()
         self._requests: list[FakeRequest] = []
-        self._failures: deque[_Failure] = deque()
+        self._failures: deque[Failure] = deque()
         self._stalls: deque[float] = deque()
         self._closing = threading.Event()
         self._server: _Server | None = None
@@ -242,7 +181,7 @@ class FakeProvider:
         """
         header = None if retry_after is None else str(retry_after)
         with self._lock:
-            self._failures.extend(_Failure(status, header, body) for _ in range(times))
+            self._failures.extend(Failure(status, header, body) for _ in range(times))
 
     def stall_next(self, seconds: float, *, times: int = 1) -> None:
         """Make the next ``times`` requests wait ``seconds`` before being answered."""
@@ -257,24 +196,22 @@ class FakeProvider:
 
     # -- answering ---------------------------------------------------------------------------
 
-    def _answer(self, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
+    def _answer(self, path: str, headers: Mapping[str, str], raw: bytes) -> Response:
         """The response to one POST (called on the server's handler threads)."""
-        from .native_routes import native_route
-
         native = native_route(path)
         if native is not None:  # OpenAI Responses, Gemini generateContent
             return native(self, path, headers, raw)
         provider = ROUTES.get(path.split("?", 1)[0])
         if provider is None:
-            return _error("openai", 404, f"no route for POST {path}")
+            return error_response("openai", 404, f"no route for POST {path}")
         try:
             request = decode_request(provider, json.loads(raw), headers, self.resize_images_to)
         except (BadRequest, ValueError) as error:
-            return _error(provider, 400, str(error))
-        number, failure = self._admit(request)
-        return self._checked(request, failure) or self._reply(request, number)
+            return error_response(provider, 400, str(error))
+        number, failure = self.admit(request)
+        return self.checked(request, failure) or self._reply(request, number)
 
-    def _admit(self, request: FakeRequest) -> tuple[int, _Failure | None]:
+    def admit(self, request: FakeRequest) -> tuple[int, Failure | None]:
         """Record a decoded request and wait out its stall: its number and scripted failure."""
         with self._lock:
             self._requests.append(request)
@@ -284,39 +221,39 @@ class FakeProvider:
         self._closing.wait(stall)
         return number, failure
 
-    def _listing(self, path: str) -> _Response:
+    def _listing(self, path: str) -> Response:
         """``GET /v1/models`` as both APIs answer it: the served models (``models``; an
         empty list when any name is accepted), or the ``listing`` status. Other paths: 404."""
         if path.split("?", 1)[0] != "/v1/models":
-            return _error("openai", 404, f"no route for GET {path}")
+            return error_response("openai", 404, f"no route for GET {path}")
         if self.listing != 200:
-            return _error("openai", self.listing, f"GET {path} is not served here")
+            return error_response("openai", self.listing, f"GET {path} is not served here")
         names = sorted(self.models or ())
-        return _Response(200, {"object": "list", "has_more": False,
+        return Response(200, {"object": "list", "has_more": False,
                                "data": [{"id": n, "object": "model", "type": "model"}
                                         for n in names]})
 
-    def _checked(self, request: FakeRequest, failure: _Failure | None) -> _Response | None:
+    def checked(self, request: FakeRequest, failure: Failure | None) -> Response | None:
         if failure is not None:
-            return _injected(request.provider, failure)
+            return injected(request.provider, failure)
         if self.api_key is not None and request.api_key != self.api_key:
-            return _error(request.provider, 401, "invalid x-api-key / bearer token")
+            return error_response(request.provider, 401, "invalid x-api-key / bearer token")
         if self.models is not None and request.model not in self.models:
-            return _error(request.provider, 404, f"The model `{request.model}` does not exist")
+            return error_response(request.provider, 404, f"The model `{request.model}` does not exist")
         return None
 
-    def _reply(self, request: FakeRequest, number: int) -> _Response:
+    def _reply(self, request: FakeRequest, number: int) -> Response:
         try:
             reply = reply_of(self.policy(request))
         except Exception as error:
-            return _error(request.provider, 400, f"policy failed: {type(error).__name__}: {error}")
+            return error_response(request.provider, 400, f"policy failed: {type(error).__name__}: {error}")
         tokens_out = count_text_tokens(reply.text) + sum(
             count_text_tokens(json.dumps(c.arguments)) + 1 for c in reply.calls)
         charge = self._cache_for(request).charge(request.blocks)
         if request.provider == "openai":
-            return _Response(200, openai_completion(request.model, reply, charge, tokens_out,
+            return Response(200, openai_completion(request.model, reply, charge, tokens_out,
                                                     number))
-        return _Response(200, anthropic_message(request.model, reply, charge, tokens_out, number))
+        return Response(200, anthropic_message(request.model, reply, charge, tokens_out, number))
 
     def _cache_for(self, request: FakeRequest) -> PrefixCache:
         """One prompt cache per provider and model, as hosted APIs keep them."""
@@ -460,7 +397,7 @@ def _decode_content(provider: Provider, content: object, sizes: list[tuple[int, 
 
 def _decode_image(provider: Provider, part: dict[str, Any], sizes: list[tuple[int, int]],
                   resize_to: tuple[int, int] | None, images: list[Image.Image]) -> int:
-    image = _open_image(_image_data(provider, part))
+    image = open_image(_image_data(provider, part))
     sizes.append(image.size)
     images.append(fit_within(image, resize_to) if resize_to else image)
     return image_tokens(images[-1].width, images[-1].height)
@@ -503,34 +440,7 @@ def _image_data(provider: Provider, part: dict[str, Any]) -> str:
     return str(source.get("data", ""))
 
 
-def _open_image(data: str) -> Image.Image:
-    try:
-        image = Image.open(io.BytesIO(base64.b64decode(data, validate=True)))
-        image.load()
-    except (binascii.Error, UnidentifiedImageError, OSError) as error:
-        raise BadRequest(f"image data is not a valid base64 image: {error}") from error
-    return image
-
-
-def fit_within(image: Image.Image, box: tuple[int, int]) -> Image.Image:
-    """The image shrunk to fit ``box`` with its aspect kept; unchanged when it fits."""
-    size, target = Size(*image.size), geometry.fit_within(Size(*image.size), Size(*box))
-    if target == size:
-        return image
-    return image.resize((target.width, target.height), Image.Resampling.LANCZOS)
-
-
 # -- encoding ---------------------------------------------------------------------------------
-
-
-def count_text_tokens(text: str) -> int:
-    """A rough, deterministic token count: whitespace-separated words."""
-    return len(text.split())
-
-
-def image_tokens(width: int, height: int) -> int:
-    """Anthropic's documented estimate for an image: width*height/750."""
-    return math.ceil(width * height / 750)
 
 
 def count_input_tokens(request: FakeRequest) -> int:
@@ -569,25 +479,6 @@ def anthropic_message(model: str, reply: FakeReply | str, charge: Charge, tokens
     }
 
 
-def _error(provider: Provider, status: int, message: str,
-           headers: Mapping[str, str] | None = None) -> _Response:
-    kind = ERROR_TYPES.get(status, "api_error")
-    payload: dict[str, object]
-    if provider == "openai":
-        payload = {"error": {"message": message, "type": kind, "param": None, "code": None}}
-    else:
-        payload = {"type": "error", "error": {"type": kind, "message": message}}
-    return _Response(status, payload, headers or {})
-
-
-def _injected(provider: Provider, failure: _Failure) -> _Response:
-    headers = {} if failure.retry_after is None else {"Retry-After": failure.retry_after}
-    if isinstance(failure.body, bytes | Mapping):
-        return _Response(failure.status, failure.body, headers)
-    message = failure.body or f"injected HTTP {failure.status}"
-    return _error(provider, failure.status, message, headers)
-
-
 # -- HTTP plumbing ----------------------------------------------------------------------------
 
 
@@ -613,7 +504,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._send(self.server.provider._listing(self.path))
 
-    def _send(self, response: _Response) -> None:
+    def _send(self, response: Response) -> None:
         payload = response.payload
         body = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
         try:

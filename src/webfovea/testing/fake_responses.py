@@ -14,6 +14,7 @@ acknowledge.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import threading
@@ -21,16 +22,25 @@ import time
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PIL import Image
 
 from ..models.prefix_cache import Block, PrefixCache
 from .fake_tools import FakeReply
+from .fake_wire import (
+    FakeRequest,
+    FakeTurn,
+    Response,
+    Server,
+    count_text_tokens,
+    error_response,
+    fit_within,
+    image_tokens,
+    injected,
+    open_image,
+)
 from .native_reply import native_items
-
-if TYPE_CHECKING:
-    from .fake_provider import FakeProvider, FakeTurn, _Response
 
 PATH = "/v1/responses"
 PROVIDER = "openai-responses"
@@ -65,17 +75,16 @@ class _State:
     ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
 
-_STATES: weakref.WeakKeyDictionary[FakeProvider, _State] = weakref.WeakKeyDictionary()
+_STATES: weakref.WeakKeyDictionary[Server, _State] = weakref.WeakKeyDictionary()
 _STATES_LOCK = threading.Lock()
 
 
-def _state(fp: FakeProvider) -> _State:
+def _state(fp: Server) -> _State:
     with _STATES_LOCK:
         return _STATES.setdefault(fp, _State())
 
 
-def answer(fp: FakeProvider, path: str, headers: Mapping[str, str], raw: bytes) -> _Response:
-    from .fake_provider import _error, _injected
+def answer(fp: Server, path: str, headers: Mapping[str, str], raw: bytes) -> Response:
 
     state = _state(fp)
     try:
@@ -87,18 +96,18 @@ def answer(fp: FakeProvider, path: str, headers: Mapping[str, str], raw: bytes) 
         _check_answers(pending, items)
         request, blocks = _decode(fp, body, history + items, headers)
     except (Rejected, ValueError) as error:
-        return _error("openai", 400, str(error))
-    number, failure = fp._admit(request)
+        return error_response("openai", 400, str(error))
+    number, failure = fp.admit(request)
     if failure is not None:
-        return _injected("openai", failure)
-    refused = fp._checked(request, None)
+        return injected("openai", failure)
+    refused = fp.checked(request, None)
     if refused is not None:
         return refused
     try:
         reply = fp.policy(request)
         output = _output(body, reply, number)
     except Exception as error:
-        return _error("openai", 400, f"policy failed: {type(error).__name__}: {error}")
+        return error_response("openai", 400, f"policy failed: {type(error).__name__}: {error}")
     return _respond(state, body, history + items, output, (blocks, fp.cache_min_tokens))
 
 
@@ -171,9 +180,8 @@ def _check_screenshot(item: Mapping[str, Any]) -> None:
 # -- decoding for the policy ------------------------------------------------------------------
 
 
-def _decode(fp: FakeProvider, body: Mapping[str, Any], items: Sequence[Mapping[str, Any]],
+def _decode(fp: Server, body: Mapping[str, Any], items: Sequence[Mapping[str, Any]],
             headers: Mapping[str, str]) -> tuple[Any, list[Block]]:
-    from .fake_provider import FakeRequest, count_text_tokens
 
     sizes: list[tuple[int, int]] = []
     turns: list[FakeTurn] = []
@@ -195,7 +203,6 @@ def _decode(fp: FakeProvider, body: Mapping[str, Any], items: Sequence[Mapping[s
 
 def _turn(item: Mapping[str, Any], resize_to: tuple[int, int] | None,
           sizes: list[tuple[int, int]]) -> tuple[FakeTurn, int]:
-    from .fake_provider import FakeTurn, count_text_tokens
 
     kind = _kind(item)
     if kind == "message":
@@ -234,24 +241,21 @@ def _content(content: object, resize_to: tuple[int, int] | None,
 
 def _image(url: str, resize_to: tuple[int, int] | None,
            sizes: list[tuple[int, int]]) -> Image.Image:
-    from .fake_provider import _open_image, fit_within
 
     prefix, _, data = url.partition(";base64,")
     if not prefix.startswith("data:image/"):
         raise Rejected("image_url must be a base64 data URL (data:image/...;base64,...)", "input")
-    image = _open_image(data)
+    image = open_image(data)
     sizes.append(image.size)
     return fit_within(image, resize_to) if resize_to else image
 
 
 def _image_cost(images: Sequence[Image.Image]) -> int:
-    from .fake_provider import image_tokens
 
     return sum(image_tokens(i.width, i.height) for i in images)
 
 
 def _block(role: str, content: object, tokens: int) -> Block:
-    import hashlib
 
     key = hashlib.sha256(json.dumps([role, content], sort_keys=True).encode()).hexdigest()
     return Block(key, tokens, False, role)
@@ -320,8 +324,7 @@ def _computer_call(body: Mapping[str, Any], item: Mapping[str, Any], tag: str) -
 
 
 def _respond(state: _State, body: Mapping[str, Any], conversation: list[dict[str, Any]],
-             output: list[dict[str, Any]], prompt_blocks: tuple[list[Block], int]) -> _Response:
-    from .fake_provider import _Response, count_text_tokens
+             output: list[dict[str, Any]], prompt_blocks: tuple[list[Block], int]) -> Response:
 
     blocks, min_tokens = prompt_blocks
     with state.lock:
@@ -344,7 +347,7 @@ def _respond(state: _State, body: Mapping[str, Any], conversation: list[dict[str
              "output_tokens": visible + reasoning,
              "output_tokens_details": {"reasoning_tokens": reasoning},
              "total_tokens": prompt + visible + reasoning}
-    return _Response(200, {
+    return Response(200, {
         "id": response_id, "object": "response", "created_at": int(time.time()),
         "status": "completed", "model": body["model"], "output": output, "error": None,
         "incomplete_details": None, "instructions": body.get("instructions"),

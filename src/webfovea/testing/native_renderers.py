@@ -23,9 +23,10 @@ from ..dialects.openai_actions import to_openai
 from ..dialects.openai_computer import version_for
 from ..geometry import ModelSpace
 from ..models.base import Model
-from .fake_provider import FakeProvider, FakeRequest, Provider
+from .fake_provider import FakeProvider
+from .fake_wire import FakeRequest, Provider
 from .native_reply import NativeReply
-from .renderers import FAKE_KEY, Seen
+from .renderer_base import FAKE_KEY, Seen
 
 OPENAI_MODELS = {"preview": "computer-use-preview", "ga": "gpt-5.4"}
 GEMINI_MODELS: dict[Vocabulary, str] = {"legacy": "gemini-2.5-computer-use-preview-10-2025",

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .fake_provider import FakeProvider, _Response
+from . import fake_gemini, fake_responses
+from .fake_wire import Response, Server
 
-Route = Callable[["FakeProvider", str, Mapping[str, str], bytes], "_Response"]
-GEMINI_PATH = re.compile(r"^/v1(?:beta)?/models/(?P<model>[^/:]+):generateContent$")
+Route = Callable[[Server, str, Mapping[str, str], bytes], Response]
 
 
 def native_route(path: str) -> Route | None:
     bare = path.split("?", 1)[0]
-    if bare == "/v1/responses":
-        from .fake_responses import answer
-
-        return answer
-    if GEMINI_PATH.match(bare):
-        from .fake_gemini import answer as gemini
-
-        return gemini
+    if bare == fake_responses.PATH:
+        return fake_responses.answer
+    if fake_gemini.GEMINI_PATH.match(bare):
+        return fake_gemini.answer
     return None

@@ -21,9 +21,9 @@ from ..suite.layout import Layout
 from ..suite.policy import Move, PlanRunner, PlanStuck, to_action
 from ..suite.server import CONTROL
 from ..suite.spec import SuiteTask
-from .fake_provider import FakeRequest
 from .fake_tools import FakeReply
-from .renderers import Renderer
+from .fake_wire import FakeRequest
+from .renderer_base import Renderer
 
 PROVIDER_SIZE = Size(1440, 810)
 LAYOUT_SETTLE = 0.15  # seconds of report silence before the layout is read

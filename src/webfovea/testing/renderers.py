@@ -13,35 +13,15 @@ received; ``render`` turns an action whose points are in that image's pixels int
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from ..actions import Action, Point
 from ..config import AgentConfig
 from ..models.base import Model
-from .fake_provider import FakeProvider, FakeRequest, FakeTurn, Provider
+from .fake_provider import FakeProvider
 from .fake_tools import FakeCall, FakeReply
-
-FAKE_KEY = "fake-key"
-
-
-@dataclass(frozen=True)
-class Seen:
-    task: str
-    step: int  # 1: a new task
-    note: str  # what the last result (or feedback) said
-    width: int  # the image the model answers about, as received
-    height: int
-
-
-class Renderer(Protocol):
-    provider: Provider
-
-    def seen(self, request: FakeRequest) -> Seen: ...
-
-    def render(self, action: Action, thought: str) -> FakeReply: ...
-
-    def client(self, fake: FakeProvider) -> Model: ...
+from .fake_wire import FakeRequest, FakeTurn, Provider
+from .renderer_base import FAKE_KEY, Renderer, Seen
 
 
 def _task(turns: tuple[FakeTurn, ...]) -> str:

@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 
 from ..errors import ConfigError, ModelError
-from ..models.base import Model, Usage
-from ..models.retry import (
+from .base import Model, Usage
+from .retry import (
     Endpoint,
     RetryPolicy,
     call_with_retry,
@@ -25,7 +25,7 @@ from ..models.retry import (
     status_error,
     transport_error,
 )
-from ..models.wire import malformed
+from .wire import malformed
 
 
 class NativeClient:
