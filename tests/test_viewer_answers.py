@@ -21,7 +21,7 @@ from viewer_helpers import opened
 from webfovea.browser.session import BrowserSession
 from webfovea.suite.catalog import tasks
 from webfovea.suite.server import SuiteServer
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
+from webfovea.testing.fake_provider import FakeProvider, FakeRequest, Policy, ScriptedPolicy
 
 STALE, RIGHT = "stats-production-cell", "news-archive-count"
 MARKUP = "<img src=x onerror=window.__xss=1>"
@@ -39,7 +39,7 @@ def _digits(text: str) -> str:
     return re.sub(r"\D", "", text)
 
 
-def verifier_for(disputed: str):  # type: ignore[no-untyped-def]
+def verifier_for(disputed: str) -> Policy:
     """Rejects an answer carrying the digits of ``disputed``, accepts any other."""
 
     def verdict(request: FakeRequest) -> str:
@@ -57,7 +57,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("answers-view")
     lines = {t.id: t.to_json() for t in tasks(0) if t.id in (STALE, RIGHT)}
     true_value = _digits(str(lines[STALE]["answer"]))
-    lines[STALE]["answer"] = str(int(lines[STALE]["answer"]) + 1000)  # the site moved on
+    lines[STALE]["answer"] = str(int(str(lines[STALE]["answer"])) + 1000)  # the site moved on
     task_file = root / "tasks.jsonl"
     task_file.write_text("".join(json.dumps(x) + "\n" for x in lines.values()), "utf-8")
     out = root / "run"
@@ -91,7 +91,7 @@ async def test_the_task_page_shows_grounding_and_each_verifier_call(
         assert [await calls.nth(i).locator(".badge").inner_text() for i in range(3)] == \
             ["reject"] * 3
         assert MARKUP in await calls.nth(0).inner_text()  # the model's text, as text
-        assert "in" in await calls.nth(0).locator("td").nth(4).inner_text()
+        assert " in / " in await calls.nth(0).locator("td").nth(4).inner_text()  # its tokens
         judge = page.locator("#answer .judge")
         assert await judge.get_attribute("data-category") == "stale_reference"
         assert await page.evaluate("window.__xss") is None
@@ -134,4 +134,29 @@ async def test_the_index_filters_by_grounding_and_lists_disagreements_side_by_si
         href = await row.locator("a.thumb").get_attribute("href")
         assert href is not None and (run / href).resolve() == \
             (run / "tasks" / STALE / result["evidence"]).resolve()
+        assert problems == []
+
+
+@pytest.mark.asyncio(loop_scope="session")
+@pytest.mark.timeout(600)
+async def test_an_answer_on_a_captcha_page_shows_ungrounded_and_the_page_flag(
+        browser: BrowserSession, tmp_path: Path) -> None:
+    answer = "Thought: It is there.\nAction: finished(content='Greyhaven tram line opens')"
+    policy = ScriptedPolicy(["Thought: Wait.\nAction: wait()", answer, answer])
+    out, task_file = tmp_path / "captcha", tmp_path / "tasks.jsonl"
+    task_file.write_text(json.dumps({
+        "id": "captcha", "url": "http://news.fovea.test/archive",
+        "task": "What was the lead headline in the Fovea Daily archive on 12 February 2025?",
+    }) + "\n", "utf-8")
+    with SuiteServer(seed=0) as suite, FakeProvider(policy) as fp:
+        _webfovea("bench", str(task_file), "--out", str(out), "--model", "openai:fake-vlm",
+                  "--base-url", fp.base_url, "--max-steps", "6",
+                  "--host-resolver-rules", ",".join(suite.host_rules()))
+    _webfovea("view", str(out))
+    async with opened(browser, out / "tasks" / "captcha" / "view.html") as (page, problems):
+        grounding = page.locator("#answer .grounding")
+        assert await grounding.get_attribute("data-grounding") == "ungrounded"
+        text = await grounding.inner_text()
+        assert "page: captcha" in text and "challenged once" in text and "not found" in text
+        assert await page.locator("#answer .verifier").count() == 0  # no verifier ran
         assert problems == []
