@@ -108,11 +108,11 @@ async def test_the_task_page_shows_grounding_and_each_verifier_call(
 async def test_the_index_filters_by_grounding_and_lists_disagreements_side_by_side(
         browser: BrowserSession, run: Path) -> None:
     async with opened(browser, run / "report.html") as (page, problems):
-        heads = await page.locator("table.index thead").first.inner_text()
+        heads = await page.locator("table.index thead").inner_text()
         assert "grounding" in heads and "evidence" in heads
         evidence = page.locator("select[aria-label=evidence]")
         await evidence.select_option("stale_reference")
-        shown = page.locator("table.index").first.locator("tbody tr:not([hidden])")
+        shown = page.locator("table.index").locator("tbody tr:not([hidden])")
         assert await shown.count() == 1 and await shown.get_attribute("data-id") == STALE
         await evidence.select_option("")
         await page.locator("select[aria-label=grounding]").select_option("grounded")

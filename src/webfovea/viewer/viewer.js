@@ -701,7 +701,7 @@
       el("h2", { text: `Disagreements with the reference (${listed.length})` }),
       el("p", { cls: "muted", text: "Finished answers the reference did not match. Where the evidence judge " +
         "(score --judge-evidence) found the answer supported, the reference may be stale." }),
-      rows.length ? el("table", { cls: "index" }, el("thead", {}, el("tr", {},
+      rows.length ? el("table", { cls: "review" }, el("thead", {}, el("tr", {},
         ["task", "answer", "reference", "evidence judge", "reason", "evidence"].map((h) => el("th", { text: h })))),
       el("tbody", {}, rows)) : el("p", { cls: "muted", text: "none" }));
   }
