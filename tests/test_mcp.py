@@ -164,7 +164,7 @@ async def test_a_later_open_navigates_on_the_site_and_the_lock_refuses_the_rest(
             assert "Refused by the domain lock" in text(refused)
             assert data(refused)["url"] == landing  # the tab stayed where it was
         assert "pages are not allowed" in text(refused)
-        assert "`url`" in text(await client.call_tool("open", {"address": landing}))
+        assert "`address`" in text(await client.call_tool("open", {"address": landing}))
     assert counter.hits == 0
     (run,) = session_dirs(out)
     recorded = steps(run)
