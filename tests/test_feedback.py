@@ -267,7 +267,8 @@ async def test_agent_run_records_frame_change_and_no_op_notes(
     with FakeProvider(ScriptedPolicy(replies)) as fp:
         model = load_model("openai:fake", base_url=fp.base_url)
         result = await run_task(Task("count once", frames_url(pages, other)), model=model,
-                                session=browser, config=AgentConfig(max_steps=4), out=tmp_path)
+                                session=browser, config=AgentConfig(max_steps=4, grounding="record"),
+                                out=tmp_path)
         await model.aclose()
     steps = read_steps(tmp_path)
     assert result.status == "finished"

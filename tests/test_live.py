@@ -134,7 +134,7 @@ def bench(tmp_path: Path, site: LocalServer, *, count: int, env: dict[str, str],
         return subprocess.run(
             [sys.executable, "-m", "webfovea", "bench", str(tasks), "--out", str(tmp_path / "run"),
              "--model", "openai:fake-vlm", "--base-url", fp.base_url, "--workers", "2",
-             "--viewport", "800x600", "--max-steps", "3"],
+             "--viewport", "800x600", "--max-steps", "3", "--grounding", "record"],
             capture_output=True, text=True, timeout=300, env={**os.environ, **env})
 
 
