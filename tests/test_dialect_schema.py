@@ -51,6 +51,8 @@ def test_optional_arguments_take_their_default_and_keys_are_normalised() -> None
 
 @pytest.mark.parametrize(("name", "arguments", "named"), [
     ("goto", {"url": "x"}, "unknown action `goto`"),
+    # only a protocol's own address bar (Gemini's navigate, MCP's open) becomes navigate
+    ("navigate", {"url": "http://127.0.0.1/"}, "unknown action `navigate`"),
     ("click", {}, "missing the argument `start_box`"),
     ("click", "{not json", "not JSON"),
     ("click", "[1, 2]", "must be an object"),
