@@ -74,6 +74,11 @@ PartKind = Literal["number", "date", "name", "phrase"]
 # task: a word the task itself offers (an option to choose); missing: nowhere.
 PartState = Literal["seen", "derived", "task", "missing"]
 PageKind = Literal["ok", "captcha", "login", "error", "blocked"]
+# Which source found a part (a derived part: its first operand's); "": not found.
+PartSource = Literal["page text", "read_text", "evidence screenshot (OCR)", "task", ""]
+# not_installed: no engine (see webfovea.answers.ocr); not_needed: every part was in the page
+# text; read: the screenshot was read; failed: it could not be (ocr_error says why).
+OcrUse = Literal["not_installed", "not_needed", "read", "failed"]
 VerifierVerdict = Literal["accepted", "rejected", "disputed", "error"]
 CallVerdict = Literal["accept", "reject", "error"]  # one verifier reply
 
@@ -85,7 +90,7 @@ class SeenAt(BaseModel):
     step: int
     url: str = ""
     frame: str | None = None  # the child frame's URL; None: the top-level page
-    source: Literal["page", "read_text"] = "page"
+    source: Literal["page", "read_text", "ocr"] = "page"  # ocr: the evidence screenshot
 
 
 class GroundingPart(BaseModel):
@@ -94,6 +99,7 @@ class GroundingPart(BaseModel):
     state: PartState
     where: list[SeenAt] = Field(default_factory=list)  # derived: one per operand
     how: str = ""  # derived: the arithmetic, e.g. "sum of 8 values"
+    found_by: PartSource = ""  # which source found it; "": not found
 
 
 class GroundingRecord(BaseModel):
@@ -106,6 +112,8 @@ class GroundingRecord(BaseModel):
     before_action: bool = False  # answered before any action on the page
     note: str = ""  # one sentence for people and for the model
     challenged: bool = False  # this answer was sent back once to bring the evidence
+    ocr: OcrUse = "not_needed"  # the evidence screenshot's text (webfovea.answers.ocr)
+    ocr_error: str = ""
 
 
 class VerifierRecord(BaseModel):

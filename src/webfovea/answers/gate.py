@@ -1,7 +1,9 @@
 """The one call the loop makes when the agent gives an answer (``_Run.answer``), and the
 two small ones that feed it (each step's page text, ``read_text`` results).
 
-Order at ``finished``: grounding (``--grounding``), then the verifier (``--verifier``).
+Order at ``finished``: grounding (``--grounding``; the evidence screenshot's OCR text only
+when a part is not in the page text and an engine is installed), then the verifier
+(``--verifier``).
 ``challenge`` sends an answer back once per task when it came before any action, is not
 grounded, or was given on a CAPTCHA, login, error or blocked page; the same answer again is
 accepted and keeps its marks. A verifier's rejection goes back as the next note, at most
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from ..actions import Action
 from ..browser.capture import FrameText, frame_texts, joined
@@ -19,11 +22,11 @@ from ..browser.session import Tabs
 from ..config import AgentConfig
 from ..errors import BrowserError
 from ..rundir import TrajectoryWriter
-from ..trajectory import GroundingRecord, UsageRecord, VerifierCall, VerifierRecord
-from . import verifier
-from .grounding import ground
+from ..trajectory import GroundingRecord, SeenAt, UsageRecord, VerifierCall, VerifierRecord
+from . import ocr, verifier
+from .grounding import ground, missing
 from .pages import classify
-from .seen import SessionText
+from .seen import Indexed, SessionText
 
 GUARDRAIL_GROUNDING = "answer_grounding"
 GUARDRAIL_VERIFIER = "answer_verifier"
@@ -79,7 +82,7 @@ class AnswerGate:
             self.seen.add_read_text(step, url, note)
 
     async def decide(self, answered: Answered) -> Decision:
-        grounding = self._ground(answered)
+        grounding = await self._ground(answered)
         send_back = self._challenge(grounding)
         self.challenged = self.challenged or send_back
         grounding.challenged = self.challenged  # an answer given again keeps the mark
@@ -90,13 +93,22 @@ class AnswerGate:
             return Decision(True, "Answer recorded.", None, grounding)
         return await self._verify(answered, grounding)
 
-    def _ground(self, answered: Answered) -> GroundingRecord:
+    async def _ground(self, answered: Answered) -> GroundingRecord:
         if self.config.grounding == "off":
             return GroundingRecord(status="not_checked", note="grounding is off (--grounding off)")
         self.seen.add_page(answered.step, answered.frames)
-        return ground(answered.content, seen=self.seen, task=self.task, thought=answered.thought,
-                      page=classify(answered.title, answered.frames),
-                      before_action=not answered.acted)
+        checked = partial(ground, answered.content, seen=self.seen, task=self.task,
+                          thought=answered.thought, page=classify(answered.title, answered.frames),
+                          before_action=not answered.acted)
+        first = checked()
+        if not missing(first):
+            return first
+        screen = await ocr.screen_text(answered.evidence_png, time_left=answered.time_left)
+        if screen.use != "read":
+            first.ocr, first.ocr_error = screen.use, screen.error
+            return first
+        at = SeenAt(step=answered.step, url=answered.url, source="ocr")
+        return checked(screen=(at, Indexed(screen.text)), ocr="read")
 
     def _challenge(self, grounding: GroundingRecord) -> bool:
         if self.config.grounding != "challenge" or self.challenged:

@@ -5,6 +5,9 @@ computes from values that were seen: a sum of them all, or a difference, ratio, 
 sum of two), ``task`` (a word the task offers as an option: "increased or decreased") or
 ``missing``. The status follows: every part seen or derived is ``grounded``; some missing
 ``partly_grounded``; none seen ``ungrounded``; nothing checkable ``not_checked``.
+
+``screen`` is the evidence screenshot's OCR text (webfovea.answers.ocr), looked at after every
+page text, so a part counts as found there only when no page text has it.
 """
 
 from __future__ import annotations
@@ -16,7 +19,14 @@ from decimal import Decimal, DivisionByZero, InvalidOperation
 from ..matching.dates import same_date
 from ..matching.normalize import TOLERANCE
 from ..matching.numbers import find_numbers, prepare, within
-from ..trajectory import GroundingPart, GroundingRecord, GroundingStatus, SeenAt
+from ..trajectory import (
+    GroundingPart,
+    GroundingRecord,
+    GroundingStatus,
+    OcrUse,
+    PartSource,
+    SeenAt,
+)
 from .pages import ORDINARY, PageVerdict
 from .parts import Part, answer_parts, searchable
 from .seen import Indexed, SessionText
@@ -25,17 +35,36 @@ WHOLE_ANSWER_WORDS = 20  # an answer this short is first looked for as it is wri
 OPTION_WORDS = 6  # an option a task offers is a word or a few
 MAX_OPERANDS = 40  # numbers of the final thought tried as operands
 PIXELS = "not found in the page text (it may be drawn in an image or chart)"
+OCR: PartSource = "evidence screenshot (OCR)"
+SOURCES: dict[str, PartSource] = {"page": "page text", "read_text": "read_text", "ocr": OCR}
 
 
 def ground(answer: str, *, seen: SessionText, task: str = "", thought: str = "",
-           page: PageVerdict = ORDINARY, before_action: bool = False) -> GroundingRecord:
-    texts = seen.newest_first()
+           page: PageVerdict = ORDINARY, before_action: bool = False,
+           screen: tuple[SeenAt, Indexed] | None = None, ocr: OcrUse = "not_needed",
+           ocr_error: str = "") -> GroundingRecord:
+    texts = seen.newest_first() + ([screen] if screen else [])
     operands = _operands(thought, texts)
     parts = _whole(answer, texts) or [_derive(p, _check(p, texts, task), operands)
                                       for p in answer_parts(answer)] or _option(answer, task)
+    parts = [_found(p) for p in parts]
     status = _status(parts, bool(operands))
     return GroundingRecord(status=status, parts=parts, page=page.kind, page_reason=page.reason,
-                           before_action=before_action, note=_note(status, parts, page))
+                           before_action=before_action, note=_note(status, parts, page),
+                           ocr=ocr, ocr_error=ocr_error)
+
+
+def missing(record: GroundingRecord) -> bool:
+    """Some part was not found: the evidence screenshot's text may have it."""
+    return any(p.state == "missing" for p in record.parts)
+
+
+def _found(part: GroundingPart) -> GroundingPart:
+    if part.state == "task":
+        part.found_by = "task"
+    elif part.where:
+        part.found_by = SOURCES[part.where[0].source]
+    return part
 
 
 def _whole(answer: str, texts: list[tuple[SeenAt, Indexed]]) -> list[GroundingPart] | None:
@@ -133,6 +162,9 @@ def _note(status: GroundingStatus, parts: list[GroundingPart], page: PageVerdict
     if status == "grounded":
         steps = sorted({at.step for p in parts for at in p.where})
         said += f" (step {', '.join(map(str, steps))})" if steps else " (the task's own option)"
+    read = [p.text for p in parts if p.found_by == OCR]
+    if read:
+        said += f"; {_listed(read)} only in the {OCR}"
     return said + (f"; {page.reason}" if page.kind != "ok" else "")
 
 

@@ -333,7 +333,7 @@
 
   function seenAt(w) {
     return `step ${w.step}${w.url ? ` at ${w.url}` : ""}${w.frame ? ` in frame ${w.frame}` : ""}` +
-      (w.source === "read_text" ? " (read_text)" : "");
+      (w.source === "read_text" ? " (read_text)" : w.source === "ocr" ? " (evidence screenshot, OCR)" : "");
   }
 
   function groundingBox(g) {
