@@ -81,3 +81,12 @@ async def test_an_answer_in_the_page_text_needs_no_ocr(
     g = result.grounding
     assert g is not None and (g.status, g.ocr) == ("grounded", "not_needed")
     assert [p.found_by for p in g.parts] == ["page text"]
+
+
+async def test_a_screenshot_that_cannot_be_read_is_a_named_failure_not_an_error() -> None:
+    missing = await ocr.screen_text(None, time_left=60)
+    assert (missing.use, missing.error) == ("failed", "no evidence screenshot")
+    broken = await ocr.screen_text(b"\x89PNG not really", time_left=60)
+    assert broken.use == "failed" and broken.error.startswith("OCR failed:") and not broken.text
+    late = await ocr.screen_text(b"\x89PNG", time_left=0.5)
+    assert (late.use, late.error) == ("failed", "no time left for OCR")
