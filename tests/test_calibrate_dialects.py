@@ -182,3 +182,27 @@ def test_an_unknown_dialect_is_a_usage_error() -> None:
     proc = _command("calibrate", "--model", "openai:m", "--base-url", "http://127.0.0.1:9/v1",
                     "--dialect", "morse")
     assert proc.returncode == 2 and "--dialect 'morse' is not a dialect" in proc.stderr
+
+
+def _anthropic_toolset(request: FakeRequest) -> FakeReply:
+    x, y, _, _ = _disc(request)
+    return FakeReply("there", (FakeCall("left_click", {"coordinate": [round(x), round(y)]},
+                                        toolset="computer"),))
+
+
+@pytest.mark.parametrize(("dialect", "version", "spec", "policy"), [
+    ("openai-computer", "preview", "openai:computer-use-preview", _openai),
+    ("anthropic-computer", "computer_toolset_20260801", "anthropic:claude-opus-4-6",
+     _anthropic_toolset)])
+async def test_the_other_tool_versions_calibrate_to_one(dialect: str, version: str, spec: str,
+                                                        policy: Callable[[FakeRequest], Any]
+                                                        ) -> None:
+    with FakeProvider(policy) as fp:
+        url = fp.base_url if spec.startswith("openai:") else fp.anthropic_base_url
+        model = load_model(spec, base_url=url)
+        try:
+            result = await calibrate(model, size=SIZE, dialect=dialect, dialect_version=version)
+        finally:
+            await model.aclose()
+    assert result.reliable, result.lines()
+    assert result.factor_x is not None and abs(result.factor_x - 1) < 0.01
