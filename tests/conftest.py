@@ -10,6 +10,7 @@ import pytest
 import pytest_asyncio
 from hypothesis import settings
 
+from counting_site import Counter, counting_site
 from gallery_helpers import Browsers
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
@@ -51,6 +52,13 @@ def other() -> Iterator[LocalServer]:
     """The same pages from another origin (``localhost``), for cross-origin frames."""
     with LocalServer(PAGES, host="localhost") as server:
         yield server
+
+
+@pytest.fixture
+def elsewhere() -> Iterator[tuple[str, type[Counter]]]:
+    """Another site that counts every request reaching it (see counting_site)."""
+    with counting_site() as site:
+        yield site
 
 
 Opener = Callable[[str], AbstractAsyncContextManager[Executor]]

@@ -26,8 +26,8 @@ def test_one_schema_per_registry_action_with_its_arguments() -> None:
 
 def test_a_subset_keeps_registry_order_and_rejects_unknown_names() -> None:
     assert [s.name for s in tool_schemas(["finished", "hover"])] == ["hover", "finished"]
-    with pytest.raises(KeyError, match="navigate"):
-        tool_schemas(["navigate"])
+    with pytest.raises(KeyError, match="goto"):
+        tool_schemas(["goto"])
 
 
 @pytest.mark.parametrize("source", [
@@ -50,7 +50,9 @@ def test_optional_arguments_take_their_default_and_keys_are_normalised() -> None
 
 
 @pytest.mark.parametrize(("name", "arguments", "named"), [
-    ("navigate", {"url": "x"}, "unknown action `navigate`"),
+    ("goto", {"url": "x"}, "unknown action `goto`"),
+    # only a protocol's own address bar (Gemini's navigate, MCP's open) becomes navigate
+    ("navigate", {"url": "http://127.0.0.1/"}, "unknown action `navigate`"),
     ("click", {}, "missing the argument `start_box`"),
     ("click", "{not json", "not JSON"),
     ("click", "[1, 2]", "must be an object"),

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from counting_site import Counter
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
@@ -30,31 +28,6 @@ from webfovea.trajectory import ResultRecord, StepRecord
 # OpenAI answers in screenshot pixels (x0.75), Gemini on the 0-999 grid (/1920, /1080 x1000).
 PIXELS = {"a": (150, 112), "b": (375, 112), "c": (600, 112), "away": (188, 322)}
 GRID = {"a": (104, 139), "b": (260, 139), "c": (417, 139), "away": (130, 398)}
-
-
-class _Counter(BaseHTTPRequestHandler):
-    hits = 0
-
-    def do_GET(self) -> None:
-        type(self).hits += 1
-        self.send_response(200)
-        self.end_headers()
-        self.wfile.write(b"<p>escaped</p>")
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet."""
-
-
-@pytest.fixture
-def elsewhere() -> Iterator[tuple[str, type[_Counter]]]:
-    """Another site ('localhost', not 127.0.0.1) that counts every request reaching it."""
-    counter = type("Counter", (_Counter,), {"hits": 0})
-    server = ThreadingHTTPServer(("localhost", 0), counter)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://localhost:{server.server_address[1]}/away.html", counter
-    server.shutdown()
-    server.server_close()
 
 
 async def _run(browser: BrowserSession, out: Path, url: str, replies: list[Any], *,
@@ -185,7 +158,7 @@ async def test_gemini_batch_runs_in_order_and_stops_at_a_refusal(
 
 async def test_openai_escapes_are_refused(browser: BrowserSession, pages: LocalServer,
                                           tmp_path: Path,
-                                          elsewhere: tuple[str, type[_Counter]]) -> None:
+                                          elsewhere: tuple[str, type[Counter]]) -> None:
     away, counter = elsewhere
     x, y = PIXELS["away"]
     replies = [computer({"type": "click", "button": "wheel", "x": x, "y": y}),
@@ -205,7 +178,7 @@ async def test_openai_escapes_are_refused(browser: BrowserSession, pages: LocalS
 @pytest.mark.parametrize("vocabulary", ["new", "legacy"])
 async def test_gemini_escapes_are_refused(browser: BrowserSession, pages: LocalServer,
                                           tmp_path: Path, vocabulary: str,
-                                          elsewhere: tuple[str, type[_Counter]]) -> None:
+                                          elsewhere: tuple[str, type[Counter]]) -> None:
     away, counter = elsewhere
     if vocabulary == "new":
         escapes = [gcall("navigate", url=away), gcall("middle_click", **at("away")),
@@ -225,6 +198,23 @@ async def test_gemini_escapes_are_refused(browser: BrowserSession, pages: LocalS
     refusal = fp.requests[1].body["contents"][-1]["parts"][0]["functionResponse"]["response"]
     assert refusal["error"].startswith("Refused by the domain lock") and "--allow-domain" in \
         refusal["error"]
+
+
+async def test_gemini_navigate_loads_a_page_of_the_site(
+        browser: BrowserSession, pages: LocalServer, tmp_path: Path,
+        elsewhere: tuple[str, type[Counter]]) -> None:
+    away, counter = elsewhere
+    there = pages.url("computer_use/page.html?again=1")
+    replies = [gemini(gcall("navigate", url=there)), gemini(gcall("navigate", url=away)), gdone()]
+    result, steps, fp = await _run(browser, tmp_path, pages.url("computer_use/page.html"),
+                                   replies, dialect="gemini-computer", version="new")
+    assert result.status == "finished", result.error
+    assert steps[0].action == {"name": "navigate", "url": there} and steps[0].guardrail is None
+    assert f"loaded {there}" in steps[0].note and steps[1].url == there
+    assert steps[1].guardrail == "domain_lock" and steps[2].url == there
+    assert counter.hits == 0
+    loaded = fp.requests[1].body["contents"][-1]["parts"][0]["functionResponse"]["response"]
+    assert "error" not in loaded, loaded
 
 
 # -- safety checks: stop by default, recorded when acknowledged ------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from mcp import Client
 
+from counting_site import Counter
 from mcp_helpers import Hold, result_json, session_dirs, steps
 from webfovea.actions import REGISTRY
 from webfovea.bench.scorer import match
@@ -39,8 +40,10 @@ def test_list_tools_prints_one_schema_per_action() -> None:
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     listed = {t["name"]: t for t in json.loads(proc.stdout)}
-    actions = [n for n, s in REGISTRY.items() if not s.ends_task]
+    # navigate is offered as open(url), not as a tool of its own
+    actions = [n for n, s in REGISTRY.items() if not (s.ends_task or s.navigates)]
     assert list(listed) == ["screenshot", "open", *actions, "finish"]
+    assert "navigate" not in listed
     for schema in tool_schemas(actions):  # the registry's one definition, unchanged
         assert listed[schema.name]["inputSchema"] == schema.input_schema
     assert listed["finish"]["inputSchema"]["required"] == ["answer"]
@@ -142,6 +145,31 @@ async def test_open_refuses_other_schemes_and_an_entry_page_that_did_not_load_op
     first, second = session_dirs(out)
     assert result_json(first)["status"] == "unreachable"
     assert second.name == first.name + "-2" and result_json(second)["status"] == "interrupted"
+
+
+async def test_a_later_open_navigates_on_the_site_and_the_lock_refuses_the_rest(
+        pages: LocalServer, tmp_path: Path, elsewhere: tuple[str, type[Counter]]) -> None:
+    away, counter = elsewhere
+    out = tmp_path / "mcp"
+    landing = pages.url("guard/landing.html")
+    async with stdio_client("--out", str(out), *FAST) as client:
+        first = await client.call_tool("open", {"url": pages.url("guard/still.html")})
+        assert not first.is_error, text(first)
+        second = await client.call_tool("open", {"url": landing})
+        assert not second.is_error and data(second)["url"] == landing, text(second)
+        assert f"loaded {landing}" in data(second)["note"], text(second)
+        for url in (away, "file:///etc/hostname"):
+            refused = await client.call_tool("open", {"url": url})
+            assert refused.is_error and data(refused)["guardrail"] == "domain_lock", text(refused)
+            assert "Refused by the domain lock" in text(refused)
+            assert data(refused)["url"] == landing  # the tab stayed where it was
+        assert "pages are not allowed" in text(refused)
+        assert "`address`" in text(await client.call_tool("open", {"address": landing}))
+    assert counter.hits == 0
+    (run,) = session_dirs(out)
+    recorded = steps(run)
+    assert [s["action"]["name"] for s in recorded[:3]] == ["navigate"] * 3
+    assert [s["outcome"] for s in recorded[:4]] == ["changed", "refused", "refused", "parse_error"]
 
 
 async def test_step_and_time_limits_end_the_session_run(pages: LocalServer,

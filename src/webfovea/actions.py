@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 ArgKind = Literal["point", "text", "direction", "key", "choice"]
-BudgetClass = Literal["pointer", "keyboard", "hotkey", "go_back", "reload", "observe", "wait", "finish"]
+BudgetClass = Literal["pointer", "keyboard", "hotkey", "go_back", "reload", "navigate", "observe",
+                      "wait", "finish"]
 Direction = Literal["up", "down", "left", "right"]
 DIRECTIONS: tuple[Direction, ...] = ("up", "down", "left", "right")
 SELECT_MODES = ("replace", "add")
@@ -44,6 +45,7 @@ class ActionSpec:
     holds_pointer: bool = False  # the mouse stays: its effect may be only a tooltip
     scrolls: bool = False  # moves a view; repeated without effect it is one circuit
     types: bool = False  # types its content; a trailing \n presses Enter
+    navigates: bool = False  # its ``url`` is a top-level navigation, judged before it is sent
     # Offered by the text prompt (and read by its parser, and the tools dialect's default
     # set); False for what only a native protocol asks for (Anthropic's zoom).
     in_text_prompt: bool = True
@@ -132,6 +134,16 @@ _SPECS: tuple[ActionSpec, ...] = (
         in_text_prompt=False,
     ),
     ActionSpec("go_back", (), "go back to the previous page", "go_back"),
+    # Only for protocols with an address bar (MCP's open, Gemini's navigate): the text
+    # prompt has no open-URL action (DESIGN.md), so its parser refuses this as unknown.
+    ActionSpec(
+        "navigate",
+        (ArgSpec("url", "text", "https://..."),),
+        "open an http(s) URL in the tab, on the task's site only (the domain lock judges it)",
+        "navigate",
+        navigates=True,
+        in_text_prompt=False,
+    ),
     ActionSpec("reload", (), "reload the page (small budget)", "reload"),
     ActionSpec("wait", (), "wait for the page to settle", "wait"),
     ActionSpec("finished", (_CONTENT,), "end the task with the answer as content", "finish",

@@ -123,7 +123,8 @@ class _Run:
 
     def __post_init__(self) -> None:
         self.config: AgentConfig = self.guard.config
-        self.executor = Executor(self.tabs, self.config)
+        self.executor = Executor(self.tabs, self.config,
+                                 policy=self.lock.policy if self.lock else None)
         self.answers = AnswerGate(self.config, self.task.instruction, self.writer)
 
     async def loop(self) -> None:

@@ -92,7 +92,8 @@ class VerifierConfig:
             raise ConfigError(f"--verifier-timeout must be positive, got {self.timeout}")
 
 
-DEFAULT_ACTION_BUDGETS: dict[str, int] = {"reload": 3, "hotkey": 20, "go_back": 20}
+DEFAULT_ACTION_BUDGETS: dict[str, int] = {"reload": 3, "hotkey": 20, "go_back": 20,
+                                          "navigate": 20}
 
 
 @dataclass(frozen=True)

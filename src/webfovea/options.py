@@ -232,7 +232,7 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                    help="another site top-level navigation may go to (repeatable)")
     p.add_argument("--budget", action="append", default=default([]), metavar="CLASS=N",
                    help="per-task budget of an action class: reload, hotkey, go_back, "
-                        "pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
+                        "navigate, pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
     p.add_argument("--allow-downloads", action="store_true", default=default(False),
                    help="let pages download files")
     p.add_argument("--history", choices=HISTORY_LAYOUTS, default=default(None),

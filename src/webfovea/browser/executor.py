@@ -13,10 +13,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import Error as PlaywrightError
 
 from .. import faults, feedback
 from ..actions import REGISTRY, Action
 from ..config import AgentConfig, Size
+from ..domains import WEB_SCHEMES, DomainPolicy
 from ..errors import BrowserError
 from ..evidence import Effect
 from ..geometry import OutsideImage, model_space, to_page
@@ -46,9 +50,11 @@ Handler = Callable[[Mapped, "Hit | None"], Awaitable[Effect]]
 
 
 class Executor:
-    def __init__(self, tabs: Tabs, config: AgentConfig) -> None:
+    def __init__(self, tabs: Tabs, config: AgentConfig, *,
+                 policy: DomainPolicy | None = None) -> None:
         self.tabs = tabs
         self.config = config
+        self.policy = policy  # the domain lock's rule, None on a page the caller guards
         self.finder = observe.FindState()
         self._handlers: dict[str, Handler] = {name: getattr(self, f"_do_{name}") for name in REGISTRY}
 
@@ -72,6 +78,10 @@ class Executor:
             mapped = self.map_points(action, screen)
         except OutsideImage as e:
             return feedback.refused("image_bounds", f"Refused: {e}.")
+        if action.spec.navigates:
+            refusal = navigation_refusal(action.text("url"), self.policy)
+            if refusal is not None:  # nothing was sent: no request left the browser
+                return feedback.refused("domain_lock", refusal)
         page_before = self.tabs.page
         point = mapped.points[0] if mapped.points else None
         hit = await hit_test(page_before, *point) if point else None
@@ -195,6 +205,19 @@ class Executor:
             return Effect(failed="there is no earlier page to go back to")
         return Effect()
 
+    async def _do_navigate(self, m: Mapped, hit: Hit | None) -> Effect:
+        url = m.action.text("url").strip()
+        try:
+            await self.tabs.page.goto(url, wait_until="commit")
+        except PlaywrightError as e:
+            # A redirect off the site: the lock aborted it and its event says so in the note.
+            if any(event.kind == "blocked" for event in self.tabs.events):
+                return Effect(details={"url": url})
+            return Effect(failed=f"{url} did not load ({str(e).splitlines()[0]})",
+                          details={"url": url})
+        return Effect(facts=[f"loaded {self.tabs.page.url}"],
+                      details={"url": url, "loaded": self.tabs.page.url})
+
     async def _do_reload(self, m: Mapped, hit: Hit | None) -> Effect:
         await self.tabs.page.reload(wait_until="commit")
         return Effect(facts=["reloaded the page"])
@@ -230,6 +253,22 @@ class Executor:
         result = await observe.read_text(self.tabs.page, m.action.text("label"))
         return Effect(facts=[result.sentence], settles=False, checked=True,
                       details=result.details)
+
+
+def navigation_refusal(url: str, policy: DomainPolicy | None) -> str | None:
+    """The domain lock's sentence for a navigation by URL it would block, judged before the
+    request is sent (http(s) only, and on the task's site when a policy is given)."""
+    url = url.strip()
+    scheme = urlsplit(url).scheme.lower()
+    shown = url[:200]
+    if scheme not in WEB_SCHEMES:
+        return (f"Refused by the domain lock: a navigation to {shown} was blocked: "
+                f"{scheme or 'scheme-less'}: pages are not allowed; give an http(s) URL.")
+    why = policy.verdict(url) if policy is not None else None
+    if why is None:
+        return None
+    return (f"Refused by the domain lock: a navigation to {shown} was blocked: {why} "
+            "(--allow-domain adds a site).")
 
 
 def _readback_fact(typed: str, value: dict[str, Any] | None) -> str:

@@ -26,7 +26,7 @@ from .translation import (
     Translation,
     closed_set_refusal,
     is_number,
-    navigation_refusal,
+    navigation,
     new_tab_refusal,
     search_refusal,
 )
@@ -141,7 +141,7 @@ def _navigate(c: _Call) -> list[Translation]:
     url = c.text("url").strip()
     if "://" not in url:  # the reference adds the scheme the same way before loading
         url = "https://" + url
-    return [navigation_refusal(url, c.policy)]
+    return [navigation(url, c.policy)]
 
 
 Handler = Callable[[_Call], list[Translation]]
@@ -218,6 +218,8 @@ def to_gemini(action: Action, *, vocabulary: Vocabulary,
                                                       "direction": action.text("direction")}
     if name == "go_back":
         return "go_back", {}
+    if name == "navigate":
+        return "navigate", {"url": action.text("url")}
     if name == "wait":
         return ("wait_5_seconds", {}) if legacy else ("wait", {"seconds": 1})
     if name == "hotkey":

@@ -83,10 +83,14 @@ def arguments_of(name: str, arguments: Mapping[str, Any] | str) -> dict[str, Any
 
 
 def action_from_call(name: str, arguments: Mapping[str, Any] | str) -> Action:
-    """The registry action a function call names; ParseError naming the bad argument."""
+    """The registry action a function call names; ParseError naming the bad argument.
+
+    ``navigate`` is no function of ours: only a protocol's own address bar (Gemini's
+    ``navigate``, MCP's ``open``) becomes it, never a call by that name."""
     spec = REGISTRY.get(name)
-    if spec is None:
-        raise _fail(f"unknown action `{_show(name)}`; the valid actions are {', '.join(REGISTRY)}")
+    if spec is None or spec.navigates:
+        valid = ", ".join(n for n, s in REGISTRY.items() if not s.navigates)
+        raise _fail(f"unknown action `{_show(name)}`; the valid actions are {valid}")
     given = arguments_of(name, arguments)
     unknown = [k for k in given if spec.arg(k) is None]
     if unknown:

@@ -52,15 +52,14 @@ def closed_set_refusal(what: str, instead: str) -> Translation:
                              f"{instead} instead.", "closed_action_set")
 
 
-def navigation_refusal(url: str, policy: DomainPolicy | None) -> Translation:
+def navigation(url: str, policy: DomainPolicy | None) -> Translation:
     """A navigation the model asked for by URL: off the locked site it is the domain lock's
-    refusal; on it, the closed set has no address bar (the page's own links reach it)."""
+    refusal, said at once; on it, the ``navigate`` action (which the executor judges again)."""
     reason = policy.verdict(url) if policy is not None else None
     if reason is not None:
         return Translation(None, f"Refused by the domain lock: a navigation to {url} was blocked: "
                                  f"{reason} (--allow-domain adds a site).", "domain_lock")
-    return closed_set_refusal(f"navigating by address ({url})",
-                              "the page's own links, its search box or go_back()")
+    return Translation(Action("navigate", {"url": url}))
 
 
 def search_refusal(policy: DomainPolicy | None) -> Translation:

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dialects.base import ActionResult, Call, Decision, Observation
+from ..dialects.base import ActionResult, Decision, Observation
 from ..models.base import Usage
 from ..trajectory import ResultRecord
 from .tools import SCREENSHOT, to_call
@@ -39,10 +39,6 @@ class _Pending:
     call_id: str
     answer: asyncio.Future[Answer] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future())
-    # A call the server answers without the page: why (with a guardrail: a refusal, such
-    # as ``open`` off the locked site; without: a call that cannot be carried out).
-    error: str | None = None
-    guardrail: str | None = None
 
 
 class McpDialect:
@@ -56,13 +52,11 @@ class McpDialect:
         self._ids = itertools.count(1)
         self._ended: ResultRecord | None = None
 
-    async def submit(self, name: str, arguments: dict[str, Any], *, error: str | None = None,
-                     guardrail: str | None = None) -> Answer:
+    async def submit(self, name: str, arguments: dict[str, Any]) -> Answer:
         """Hand one tool call to the loop and wait for what it came to."""
         if self._ended is not None:
             return Answer(ended=self._ended, late=True)
-        pending = _Pending(name, arguments, f"mcp-{next(self._ids)}", error=error,
-                           guardrail=guardrail)
+        pending = _Pending(name, arguments, f"mcp-{next(self._ids)}")
         await self._calls.put(pending)
         return await pending.answer
 
@@ -77,21 +71,13 @@ class McpDialect:
                 _resolve(pending, Answer(obs))
                 continue
             self._waiting = pending
-            call = self._call(pending, obs)
+            call = to_call(pending.call_id, pending.name, pending.arguments, image=obs.image,
+                           space=obs.space)
             return Decision(raw=json.dumps(call.native, ensure_ascii=False), thought="",
                             calls=[call], usage=Usage(calls=1),
                             model_seconds=time.monotonic() - started,
                             request_summary={"dialect": self.name,
                                              "image": [obs.image.width, obs.image.height]})
-
-    @staticmethod
-    def _call(pending: _Pending, obs: Observation) -> Call:
-        if pending.error is not None:
-            native = {"name": pending.name, "arguments": pending.arguments}
-            return Call(pending.call_id, native, None, error=pending.error,
-                        guardrail=pending.guardrail)
-        return to_call(pending.call_id, pending.name, pending.arguments, image=obs.image,
-                       space=obs.space)
 
     def end(self, result: ResultRecord) -> None:
         """The run ended: the call in flight and every queued one are answered with it."""

@@ -7,15 +7,12 @@ from typing import Any
 from ..dialects.base import Call
 from ..dialects.recorded import Retranslate, observation
 from ..trajectory import StepRecord
-from .tools import OPEN, to_call
+from .tools import to_call
 
 
 def retranslator(version: str | None) -> Retranslate:
     def again(entry: dict[str, Any], record: StepRecord) -> Call:
         native = entry["native"]
-        if native.get("name") == OPEN:  # answered by the session, not translated: as it was
-            return Call(entry.get("call_id"), native, None, error=entry.get("error"),
-                        guardrail=entry.get("guardrail"))
         obs = observation(record)
         return to_call(entry.get("call_id") or "", str(native.get("name")),
                        dict(native.get("arguments") or {}), image=obs.image, space=obs.space)

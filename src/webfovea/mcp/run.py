@@ -18,7 +18,7 @@ from ..trajectory import ResultRecord
 from .dialect import McpDialect
 from .replies import Reply
 from .settings import ServeSettings
-from .tools import OPEN, SCREENSHOT, kind_of, open_url
+from .tools import SCREENSHOT, kind_of, open_url
 
 INSTRUCTION = "An MCP client's agent drives this session; its task is the client's."
 
@@ -28,7 +28,6 @@ class SessionRun:
         self.settings, self.browser, self.name = settings, browser, name
         self.out: Path = settings.out / name
         self.dialect = McpDialect()
-        self.policy: DomainPolicy | None = None
         self._task: asyncio.Task[ResultRecord] | None = None
         self._starting = asyncio.Lock()  # two first calls at once start one run
         self._attempts = 1
@@ -41,8 +40,7 @@ class SessionRun:
                 self._again()
             if self._task is None:
                 return await self._first(kind, name, arguments)
-        if kind == "open":
-            return await self._open_again(arguments)
+        # A later open is the navigate action: the loop guards, executes and records it.
         return Reply.of(await self.dialect.submit(name, arguments), out=self.out)
 
     async def _first(self, kind: str, name: str, arguments: dict[str, Any]) -> Reply:
@@ -76,26 +74,6 @@ class SessionRun:
             f"Refused by the domain lock: a navigation to {url} was blocked: {why} (start the "
             "server with --allow-domain to let it go there).")
 
-    async def _open_again(self, arguments: dict[str, Any]) -> Reply:
-        """``open`` once the page is open: refused off the site (recorded as a step), and on
-        it until the loop has a navigation action (DIALECT-DESIGN.md, Requests)."""
-        try:
-            url = open_url(arguments)
-        except ParseError as e:
-            return Reply.of(await self.dialect.submit(OPEN, arguments, error=str(e)),
-                            out=self.out)
-        assert self.policy is not None
-        why = self.policy.verdict(url)
-        if why is not None:
-            sentence = f"Refused by the domain lock: a navigation to {url} was blocked: {why}."
-            answer = await self.dialect.submit(OPEN, arguments, error=sentence,
-                                               guardrail="domain_lock")
-        else:
-            answer = await self.dialect.submit(OPEN, arguments, error=(
-                "open(url) loads the session's first page only; on the page, follow links "
-                "(click) or go_back."))
-        return Reply.of(answer, out=self.out)
-
     def _never_opened(self) -> bool:
         """The run ended before its first step (an entry page that did not load): another
         ``open`` may try again in this session, as a run of its own."""
@@ -109,7 +87,6 @@ class SessionRun:
         self.dialect, self._task = McpDialect(), None
 
     def _start(self, url: str) -> None:
-        self.policy = DomainPolicy.for_task(url, self.settings.agent.allow_domains)
         task = Task(instruction=INSTRUCTION, url=url, id=self.out.name)
         self._task = asyncio.create_task(self._run(task))
 

@@ -2,7 +2,8 @@
 
 Action tools come from :func:`webfovea.dialects.schema.tool_schemas` (one definition per
 action: prompt, parser, executor and this schema cannot disagree); ``finished(content)``
-is offered as ``finish(answer)``, and ``screenshot``, ``open(url)`` are the server's own.
+is offered as ``finish(answer)``, the ``navigate`` action as ``open(url)`` (its first call
+opens the session's entry page), and ``screenshot`` is the server's own.
 A call becomes a dialect :class:`~webfovea.dialects.base.Call`; its points are pixels of the
 last screenshot the server returned, refused outside it, never clamped.
 """
@@ -43,15 +44,17 @@ def _object(properties: dict[str, Any]) -> dict[str, Any]:
 
 def tool_list() -> list[McpTool]:
     """Every tool the server offers, in a stable order (the registry's, then the server's)."""
-    # Every registry action, those the text prompt leaves out (zoom) too.
-    actions = tool_schemas(n for n, s in REGISTRY.items() if not s.ends_task)
+    # Every registry action, those the text prompt leaves out (zoom) too; navigate is open.
+    actions = tool_schemas(n for n, s in REGISTRY.items() if not (s.ends_task or s.navigates))
     tools = [McpTool(s.name, _described(s.name, s.description), s.input_schema)
              for s in actions]
     return [
         McpTool(SCREENSHOT, "The page as it stands after the last action settled, and the size "
                             "of the image in pixels (the space of every point).", _object({})),
-        McpTool(OPEN, "Open the task's page (the first call of a session, when the server was "
-                      "started without --url). Only http(s) pages on the locked site.",
+        McpTool(OPEN, "Open a page: the first call opens the session's entry page (when the "
+                      "server was started without --url, it sets the locked site); later calls "
+                      "load another page of that site in the tab. Only http(s) pages on the "
+                      "locked site.",
                 _object({"url": {"type": "string", "description": "an http(s) URL"}})),
         *tools,
         McpTool(FINISH, "End the task with the answer; the server records it with the page as "
@@ -114,7 +117,9 @@ def _action(name: str, arguments: dict[str, Any]) -> Action:
             raise ParseError(f"Malformed tool call: `finish` {'got' if unknown else 'needs'} "
                              f"{bad}. Call it as finish(answer).")
         return Action("finished", {"content": given["answer"]})
-    if name not in REGISTRY or REGISTRY[name].ends_task:
+    if name == OPEN:
+        return Action("navigate", {"url": open_url(arguments)})
+    if name not in REGISTRY or REGISTRY[name].ends_task or REGISTRY[name].navigates:
         known = ", ".join(t.name for t in tool_list())
         raise ParseError(f"Malformed tool call: unknown tool `{name[:60]}`; the tools are {known}.")
     return action_from_call(name, arguments)

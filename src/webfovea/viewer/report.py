@@ -27,6 +27,7 @@ from ..diagnose import STAGES, TaskDiagnosis, diagnose_task
 from ..outcomes import BUCKETS, Rate
 from ..rundir import RunDir, TaskRun, load_run
 from ..trajectory import StepRecord
+from .answers_view import answer_checks, disagreement, evidence_category, grounding_status
 from .pages import add_diffs, add_sent, cost, row_extras
 
 TASK_PAGE = "view.html"  # in each task directory
@@ -101,6 +102,7 @@ def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) ->
             "error": r.error, "model": r.model, "cost": cost(r.usage),
         },
         "diagnosis": _diagnosis_json(diagnosis),
+        "checks": answer_checks(task),
         "steps": steps,
     }
 
@@ -158,6 +160,14 @@ def _task_href(task: TaskRun, root: Path) -> str:
     return quote((task.dir / TASK_PAGE).relative_to(root).as_posix())
 
 
+def _evidence_href(task: TaskRun, root: Path) -> str | None:
+    """The evidence screenshot relative to the index (linked, never copied)."""
+    rel = task.result.evidence
+    if not rel or not _inside(task.dir, rel):
+        return None
+    return quote((task.dir / rel).relative_to(root).as_posix())
+
+
 def _task_link(task: TaskRun, root: Path) -> str:
     """The task's name in an index address (``#<link>/step-N``): its directory under
     ``tasks/``, so a trial reads ``t-1/2``."""
@@ -177,6 +187,8 @@ def _bench_data(run: RunDir) -> dict[str, Any]:
             "verdict": t.verdict, "steps": r.steps, "input_tokens": r.usage.input_tokens,
             "output_tokens": r.usage.output_tokens, "elapsed": r.elapsed, "tags": list(t.tags),
             "stage": stage, "answer": r.answer, "reference": t.reference, **row_extras(t),
+            "grounding": grounding_status(t), "evidence_category": evidence_category(t),
+            "disagreement": disagreement(t, _evidence_href(t, run.root)),
         })
     model = next((t.result.model for t in run.tasks if t.result.model), "")
     return {"kind": "bench", "name": run.root.name, "model": model, "tasks": rows,

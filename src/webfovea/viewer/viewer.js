@@ -307,7 +307,7 @@
     ];
   }
 
-  function answerSection(t) {
+  function answerSection(t, checks) {
     const info = facts([
       ["answer", el("strong", { text: fmt.text(t.answer) })],
       ["reference", fmt.text(t.reference)],
@@ -319,7 +319,66 @@
       ? el("div", { cls: "shot" }, el("img", { src: t.evidence, alt: "evidence screenshot" }))
       : el("p", { cls: "muted", text: "No evidence screenshot (the task gave no answer)." });
     return el("section", { id: "answer" }, el("h2", { text: "Answer and evidence" }),
-      el("div", { cls: "answer" }, shot, info));
+      el("div", { cls: "answer" }, shot, el("div", {}, info, checksSection(checks))));
+  }
+
+  // --- a trustworthy answer: grounding, the verifier, the evidence judge ------------------
+
+  const GROUNDING_WORDS = { grounded: "grounded", partly_grounded: "partly grounded",
+    ungrounded: "ungrounded", not_checked: "not checked" };
+  const groundingWord = (s) => GROUNDING_WORDS[s] || fmt.text(s);
+  const groundingTone = (s) => (s === "grounded" ? "good" : s === "not_checked" ? "" : s === "ungrounded" ? "bad" : "warn");
+  const verifierTone = (v) => (v === "accepted" || v === "accept" ? "good" : v === "disputed" ? "warn" : "bad");
+  const categoryTone = (c) => (c === "correct" || c === "supported" ? "good" : c === "stale_reference" ? "warn" : c ? "bad" : "");
+
+  function seenAt(w) {
+    return `step ${w.step}${w.url ? ` at ${w.url}` : ""}${w.frame ? ` in frame ${w.frame}` : ""}` +
+      (w.source === "read_text" ? " (read_text)" : "");
+  }
+
+  function groundingBox(g) {
+    const status = g ? g.status : "not_checked";
+    const parts = (g ? g.parts : []).map((p) => el("li", { cls: `part ${p.state}` },
+      el("code", { text: p.text }), ` ${p.kind}: `,
+      p.state === "missing" ? el("span", { cls: "refused", text: "not found" })
+        : `${p.state}${p.where.length ? ` — ${p.where.map(seenAt).join("; ")}` : ""}${p.how ? ` (${p.how})` : ""}`));
+    return el("div", { cls: "grounding", "data-grounding": status },
+      el("strong", { text: "Grounding: " }), badge(groundingWord(status), groundingTone(status)),
+      g && g.page !== "ok" ? [" ", badge(`page: ${g.page}`, "bad"), g.page_reason ? ` ${g.page_reason}` : ""] : null,
+      g && g.before_action ? [" ", badge("answered before any action", "warn")] : null,
+      g && g.challenged ? [" ", badge("challenged once", "warn")] : null,
+      g && g.note ? el("div", { cls: "muted", text: g.note }) : null,
+      parts.length ? el("ul", {}, parts) : null);
+  }
+
+  function verifierBox(v, calls) {
+    if (!v) return null;
+    const rows = calls.map((c) => el("tr", { cls: "verifier-call" },
+      el("td", { cls: "num", text: String(c.step) }), el("td", { text: c.answer }),
+      el("td", {}, badge(c.verdict, verifierTone(c.verdict))), el("td", { text: fmt.text(c.reason) }),
+      el("td", { cls: "num", text: tokens(c.usage) }), el("td", { cls: "num", text: fmt.cost(c.cost) })));
+    return el("div", { cls: "verifier", "data-verdict": v.verdict },
+      el("strong", { text: "Verifier: " }), badge(v.verdict, verifierTone(v.verdict)),
+      ` ${fmt.text(v.model)} · ${v.calls} call${v.calls === 1 ? "" : "s"} · ${v.rejections} rejection${v.rejections === 1 ? "" : "s"}` +
+        ` · ${tokens(v.usage)}${v.cost === null || v.cost === undefined ? "" : ` · ${fmt.cost(v.cost)}`}`,
+      v.reason ? el("div", {}, el("strong", { text: "reason: " }), v.reason) : null,
+      rows.length ? el("table", { cls: "calls-table" }, el("thead", {}, el("tr", {},
+        ["step", "answer", "verdict", "reason", "tokens", "cost"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, rows)) : null);
+  }
+
+  function judgeBox(e) {
+    if (!e) return null;
+    return el("div", { cls: "judge", "data-category": e.category || "" },
+      el("strong", { text: "Evidence judge: " }), badge(e.verdict.replace("_", " "), categoryTone(e.verdict)),
+      e.category ? [" category ", badge(e.category, categoryTone(e.category))] : null,
+      e.judge ? ` (${e.judge})` : "", e.reason ? el("div", {}, el("strong", { text: "reason: " }), e.reason) : null);
+  }
+
+  function checksSection(c) {
+    if (!c) return null;
+    return el("div", { cls: "checks" }, groundingBox(c.grounding),
+      verifierBox(c.verifier, c.verifier_calls), judgeBox(c.evidence_judge));
   }
 
   // What the model was sent at this step: the new prompt text and the screenshots, linked.
@@ -458,7 +517,7 @@
   function renderTask(d) {
     const cards = d.steps.map((s) => stepCard(s, d.diagnosis));
     const [nav, links] = timeline(d.steps);
-    const parts = [...taskHeader(d.task, d.back), diagnosisBox(d.diagnosis), answerSection(d.task),
+    const parts = [...taskHeader(d.task, d.back), diagnosisBox(d.diagnosis), answerSection(d.task, d.checks),
       el("h2", { text: `Steps (${d.steps.length})` }), nav, ...cards];
     app.classList.add("task-page");
     app.append(...parts.filter((p) => p !== null));
@@ -492,6 +551,9 @@
       (t) => el("td", { cls: "num", text: `${fmt.int(t.input_tokens)} / ${fmt.int(t.output_tokens)}` })],
     ["cost", (t) => (t.cost === null ? -1 : t.cost), (t) => el("td", { cls: "num", text: fmt.cost(t.cost) })],
     ["stage", (t) => t.stage || "", (t) => el("td", { text: fmt.text(t.stage) })],
+    ["grounding", (t) => t.grounding, (t) => el("td", {}, badge(groundingWord(t.grounding), groundingTone(t.grounding)))],
+    ["evidence", (t) => t.evidence_category || "", (t) => el("td", {}, t.evidence_category
+      ? badge(t.evidence_category, categoryTone(t.evidence_category)) : "—")],
     ["answer", (t) => t.answer || "", (t) => el("td", { text: fmt.text(t.answer) })],
     ["reference", (t) => t.reference || "", (t) => el("td", { text: fmt.text(t.reference) })],
     ["tags", (t) => t.tags.join(","), (t) => el("td", { text: t.tags.join(", ") })],
@@ -573,7 +635,8 @@
     const selects = [
       ["statuses", (t) => [t.status]], ["verdicts", (t) => [t.verdict]], ["outcomes", (t) => [t.bucket]],
       ["sites", (t) => (t.site ? [t.site] : [])], ["tags", (t) => t.tags],
-      ["stages", (t) => (t.stage ? [t.stage] : [])],
+      ["stages", (t) => (t.stage ? [t.stage] : [])], ["grounding", (t) => [groundingWord(t.grounding)]],
+      ["evidence", (t) => (t.evidence_category ? [t.evidence_category] : [])],
     ].map(([label, values]) => [...choice(label, unique(d.tasks.flatMap(values))), values]);
     const minimums = [
       ["steps", (t) => t.steps], ["time (s)", (t) => t.elapsed],
@@ -614,8 +677,33 @@
       benchCharts(d),
       el("div", { cls: "filters" }, selects.map(([label]) => label), minimums.map(([label]) => label),
         el("label", {}, "search: ", search), shown),
-      table);
+      table, disagreements(d.tasks));
     apply();
+  }
+
+  // Answers the reference did not match, side by side with the evidence judge's word: where
+  // the judge says the evidence supports the answer, the reference may be stale.
+  function disagreements(tasks) {
+    const listed = tasks.filter((t) => t.disagreement);
+    const rows = listed.map((t) => {
+      const g = t.disagreement;
+      return el("tr", { cls: "disagreement", "data-id": t.id, "data-category": g.category || "" },
+        el("td", {}, el("a", { href: t.href, text: t.id })),
+        el("td", {}, el("strong", { text: fmt.text(g.answer) })), el("td", { text: fmt.text(g.reference) }),
+        el("td", {}, g.category ? badge(g.category === "stale_reference" ? "reference may be stale" : g.category,
+          categoryTone(g.category)) : el("span", { cls: "muted", text: "not judged" })),
+        el("td", { text: fmt.text(g.reason) }),
+        el("td", {}, g.evidence ? el("a", { href: g.evidence, cls: "shot thumb" },
+          el("img", { src: g.evidence, alt: `evidence screenshot of ${t.id}`, loading: "lazy" }))
+          : el("span", { cls: "muted", text: "no screenshot" })));
+    });
+    return el("section", { id: "disagreements" },
+      el("h2", { text: `Disagreements with the reference (${listed.length})` }),
+      el("p", { cls: "muted", text: "Finished answers the reference did not match. Where the evidence judge " +
+        "(score --judge-evidence) found the answer supported, the reference may be stale." }),
+      rows.length ? el("table", { cls: "review" }, el("thead", {}, el("tr", {},
+        ["task", "answer", "reference", "evidence judge", "reason", "evidence"].map((h) => el("th", { text: h })))),
+      el("tbody", {}, rows)) : el("p", { cls: "muted", text: "none" }));
   }
 
   // --- two runs side by side ----------------------------------------------------------------
