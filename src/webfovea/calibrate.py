@@ -1,8 +1,10 @@
 """Calibration: in which coordinate space does this model (behind this provider) answer?
 
 Six numbered coloured discs at known positions are drawn on a synthetic image of
-a chosen size; the model is asked, through the normal request and reply grammar,
-to click each one. The least-squares ratio of its points to the true ones is the
+a chosen size; the model is asked, in its dialect (the text grammar, or a native
+computer-use protocol, where the image is that protocol's screenshot), to click each
+one; a native dialect's points are read after its own coordinate translation (declared
+display, 0–999 grid), as a run would use them. The least-squares ratio of its points to the true ones is the
 factor between the space it answers in and the image sent: 1.0 means image
 pixels; about 0.75 for a 1920x1080 image means the provider silently
 downsampled it to 1440x810 (the paper's 1.324/1.350); other spaces are matched
@@ -16,13 +18,11 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from .actions import Point
-from .config import COORD_SPACES, Size, SmartResize
-from .errors import ParseError
+from .config import COORD_SPACES, AgentConfig, Size, SmartResize
+from .dialects import make_dialect
+from .dialects.base import Decision, Observation
 from .geometry import model_space
-from .models.base import Model, ModelRequest, SentImage, Turn
-from .parse import parse_reply
-from .prompt import system_text
+from .models.base import Model, SentImage
 
 # Where the markers sit, as fractions of the image: corners matter most, because
 # a scale error grows with the distance from (0,0).
@@ -50,6 +50,7 @@ class MarkerResult:
     answer: tuple[float, float] | None
     reply: str
     residual: float | None = None  # image pixels between the answer, unscaled, and the truth
+    missed: str | None = None  # why there is no point (no click, an untranslatable call)
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ class Calibration:
     def lines(self) -> list[str]:
         out = [f"image sent: {self.size}"]
         for m in self.markers:
-            got = f"({m.answer[0]:g},{m.answer[1]:g})" if m.answer else "no point"
+            got = (f"({m.answer[0]:g},{m.answer[1]:g})" if m.answer
+                   else f"no point ({m.missed})" if m.missed else "no point")
             off = f", residual {m.residual:.1f} px" if m.residual is not None else ""
             out.append(f"marker {m.index}: true ({m.truth[0]:g},{m.truth[1]:g}), model {got}{off}")
         if self.factor_x is not None and self.factor_y is not None:
@@ -87,22 +89,22 @@ def marker_image(size: Size) -> tuple[bytes, list[tuple[float, float]]]:
     return buf.getvalue(), centres
 
 
-def _request(png: bytes, size: Size, index: int) -> ModelRequest:
+def _task(index: int) -> str:
     colour = COLOURS[index - 1][0]
-    text = (f"Task: calibration. The screenshot is {size.width}x{size.height} pixels. "
-            f"Click the centre of the {colour} disc labelled {index}.")
-    return ModelRequest(system=system_text(),
-                        turns=(Turn("user", text, (SentImage(png, size.width, size.height),)),),
-                        task=text)
+    return f"calibration: click the centre of the {colour} disc numbered {index}."
 
 
-def _answer(reply: str) -> tuple[float, float] | None:
-    try:
-        action = parse_reply(reply).action
-        point: Point = action.point()
-    except (ParseError, KeyError, TypeError):
-        return None
-    return point.x, point.y
+def _answer(decision: Decision) -> tuple[tuple[float, float] | None, str | None]:
+    """The point of the decision's first call when it is a click, else why there is none."""
+    if decision.parse_error or not decision.calls:
+        return None, decision.parse_error or "the reply has no call"
+    call = decision.calls[0]
+    if call.action is None or call.error:
+        return None, call.error or "the call could not be translated"
+    if call.action.name != "click":
+        return None, f"the call is {call.action.name}, not a click"
+    point = call.action.point()
+    return (point.x, point.y), None
 
 
 def suggest(size: Size, fx: float, fy: float, grid: SmartResize) -> str:
@@ -127,12 +129,26 @@ DEFAULT_GRID = SmartResize()
 
 
 async def calibrate(model: Model, *, size: Size = DEFAULT_SIZE, grid: SmartResize = DEFAULT_GRID,
-                    timeout: float = 120.0) -> Calibration:
+                    timeout: float = 120.0, dialect: str = "text",
+                    dialect_version: str | None = None) -> Calibration:
+    """Ask for each marker in ``dialect`` (a fresh conversation each: one step of a task)."""
     png, centres = marker_image(size)
+    image = SentImage(png, size.width, size.height)
+    # Image coordinates: the fit then says what space the points are in, relative to the image.
+    config = AgentConfig(coords="image", smart_resize=grid, image_cap=None, dialect=dialect,
+                         dialect_version=dialect_version)
+    space = model_space(size, "image", grid)
     results = []
     for i, truth in enumerate(centres, 1):
-        reply = await model.complete(_request(png, size, i), timeout=timeout)
-        results.append(MarkerResult(i, truth, _answer(reply.text), reply.text))
+        obs = Observation(step=1, task=_task(i), image=image, space=space, page_size=size,
+                          url="about:blank", note="")
+        speaker = make_dialect(model, config)
+        try:
+            decision = await speaker.decide(obs, timeout=timeout)
+        finally:
+            await speaker.aclose()
+        answer, missed = _answer(decision)
+        results.append(MarkerResult(i, truth, answer, decision.raw, missed=missed))
     return judge(size, results, grid)
 
 
@@ -159,7 +175,8 @@ def _with_residual(r: MarkerResult, fx: float, fy: float) -> MarkerResult:
     if r.answer is None or fx <= 0 or fy <= 0:
         return r
     dx, dy = r.answer[0] / fx - r.truth[0], r.answer[1] / fy - r.truth[1]
-    return MarkerResult(r.index, r.truth, r.answer, r.reply, (dx * dx + dy * dy) ** 0.5)
+    return MarkerResult(r.index, r.truth, r.answer, r.reply, (dx * dx + dy * dy) ** 0.5,
+                        r.missed)
 
 
 def _unreliable(results: list[MarkerResult], fx: float, fy: float) -> str:

@@ -9,7 +9,6 @@ shows is ``ABOUT`` and ``EXAMPLES``, written for users.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import signal
 import sys
 import time
@@ -69,7 +68,8 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"webfovea {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    commands: dict[str, Command] = {"run": cmd_run, "demo": cmd_demo, "calibrate": cmd_calibrate}
+    commands: dict[str, Command] = {"run": cmd_run, "demo": cmd_demo,
+                                    "calibrate": check_cli.cmd_calibrate}
     run = sub.add_parser("run", help="run one task")
     run.add_argument("--url", required=True)
     run.add_argument("--task", required=True)
@@ -80,6 +80,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     cal.add_argument("--model", required=True)
     cal.add_argument("--base-url")
     cal.add_argument("--size", default="1440x810", help="size of the synthetic image sent")
+    check_cli.add_calibration_options(cal)
     commands.update(bench_cli.register(sub))
     commands.update(suite_cli.register(sub))
     commands.update(viewer_cli.register(sub))
@@ -182,25 +183,6 @@ def cmd_demo(ns: argparse.Namespace) -> int:
         print(f"see the trajectories: webfovea view {out}")
     print(REAL_MODEL_HINT)
     return code
-
-
-def cmd_calibrate(ns: argparse.Namespace) -> int:
-    from .calibrate import Calibration, calibrate
-    from .config import Size
-    from .models.loader import load_model
-
-    size = Size.parse(ns.size, flag="--size")
-    model = load_model(ns.model, base_url=ns.base_url)
-
-    async def go() -> Calibration:
-        try:
-            return await calibrate(model, size=size)
-        finally:
-            await model.aclose()
-
-    result = asyncio.run(go())
-    print("\n".join(result.lines()))
-    return 0 if result.reliable else 1
 
 
 def main(argv: Sequence[str] | None = None) -> None:
