@@ -113,8 +113,8 @@ async def test_the_report_is_the_viewers_index_linked_both_ways(browser: Browser
         main = await page.locator("main").inner_text()
         assert "success 20.0% ± 17.9 (1/5)" in main
         assert "correct 1" in main and "wrong_answer 2" in main and "step_limit 2" in main
-        visible = page.locator("tbody tr:not([hidden])")
-        assert await page.locator("tbody tr").count() == len(TASKS)
+        visible = page.locator("table.index tbody tr:not([hidden])")
+        assert await page.locator("table.index tbody tr").count() == len(TASKS)
         for label, value, shown in (("verdicts", "wrong", 4), ("tags", "shop", 2),
                                     ("stages", "execute", 1)):
             await page.get_by_label(label, exact=True).select_option(value)
