@@ -16,14 +16,10 @@ from typing import Any, TypeVar
 from ..actions import Action
 from ..config import AgentConfig
 from ..dialects import factory
-from ..dialects.base import Decision, Dialect, Observation
-from ..errors import ConfigError
-from ..models.base import Model
-from ..testing.fake_provider import FakeProvider
 from ..testing.fake_tools import FakeReply
 from ..testing.fake_wire import FakeRequest
+from ..testing.oracle_bridge import FakeBridge, renderer
 from ..testing.renderer_base import Renderer
-from ..testing.renderers import RENDERERS
 from .catalog import POLICIES
 from .models import _action
 from .page import TaskPage
@@ -60,25 +56,8 @@ class MiniwobPolicy:
         return self.renderer.render(action, move.thought)
 
 
-class MiniwobBridge:
-    """Dialect D, its client and the fake provider the policy answers behind, closed together."""
-
-    def __init__(self, task: str, page: TaskPage, config: AgentConfig) -> None:
-        renderer_for = RENDERERS.get(config.dialect)
-        if renderer_for is None:
-            raise ConfigError(f"the miniwob-oracle does not speak the {config.dialect} dialect "
-                              f"(it speaks text, {', '.join(RENDERERS)})")
-        renderer = renderer_for(config)
-        self.fake = FakeProvider(MiniwobPolicy(task, page, renderer,
-                                               asyncio.get_running_loop())).start()
-        self.client: Model = renderer.client(self.fake)
-        self.inner: Dialect = factory(config.dialect)(self.client, config)
-        self.name = self.inner.name
-
-    async def decide(self, obs: Observation, *, timeout: float) -> Decision:
-        return await self.inner.decide(obs, timeout=timeout)
-
-    async def aclose(self) -> None:
-        await self.inner.aclose()
-        await self.client.aclose()
-        await asyncio.to_thread(self.fake.close)
+def miniwob_bridge(task: str, page: TaskPage, config: AgentConfig) -> FakeBridge:
+    """Dialect D, its client and the fake provider the miniwob-oracle answers behind."""
+    policy = MiniwobPolicy(task, page, renderer(config, "the miniwob-oracle"),
+                           asyncio.get_running_loop())
+    return FakeBridge(policy, policy.renderer, config, factory(config.dialect))

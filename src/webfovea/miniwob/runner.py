@@ -189,9 +189,9 @@ def _speaker(settings: Settings, task_name: str, page: TaskPage,
     """The episode's model, or (the miniwob-oracle in a native dialect, which speaks it
     through the fake provider: webfovea.miniwob.dialect) its dialect."""
     if settings.model == ORACLE and config.dialect != "text":
-        from .dialect import MiniwobBridge
+        from .dialect import miniwob_bridge
 
-        return None, MiniwobBridge(task_name, page, config)
+        return None, miniwob_bridge(task_name, page, config)
     return EpisodeModel(_model(settings, task_name, page), page), None
 
 

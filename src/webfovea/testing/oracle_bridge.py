@@ -10,6 +10,7 @@ dialect registry knows nothing of the testing side).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from ..config import AgentConfig
 from ..dialects.base import Decision, Dialect, DialectFactory, Observation
@@ -17,25 +18,32 @@ from ..errors import ConfigError
 from ..models.base import Model
 from ..models.oracle import OracleModel
 from .fake_provider import FakeProvider
+from .fake_wire import Policy
 from .oracle_policy import OraclePolicy
+from .renderer_base import Renderer
 from .renderers import RENDERERS
 
 
-class OracleBridge:
-    """Dialect D, its client and the fake provider the oracle answers behind, closed together."""
+def renderer(config: AgentConfig, who: str) -> Renderer:
+    """The renderer through which ``who`` speaks ``config.dialect``; ConfigError naming the
+    dialects it speaks when there is none."""
+    renderer_for = RENDERERS.get(config.dialect)
+    if renderer_for is None:
+        raise ConfigError(f"{who} does not speak the {config.dialect} dialect "
+                          f"(it speaks text, {', '.join(RENDERERS)})")
+    return renderer_for(config)
 
-    def __init__(self, oracle: OracleModel, config: AgentConfig, make: DialectFactory) -> None:
-        renderer_for = RENDERERS.get(config.dialect)
-        if renderer_for is None:
-            raise ConfigError(f"the oracle does not speak the {config.dialect} dialect yet "
-                              f"(it speaks text, {', '.join(RENDERERS)})")
-        renderer = renderer_for(config)
-        self.policy = OraclePolicy(oracle.suite_url, renderer,
-                                   provider_resize=oracle.provider_resize)
-        self.fake = FakeProvider(self.policy).start()
+
+class FakeBridge:
+    """Dialect D, its client and the fake provider a policy answers behind, closed together."""
+
+    def __init__(self, policy: Policy, renderer: Renderer, config: AgentConfig,
+                 make: DialectFactory, *, on_close: Callable[[], None] | None = None) -> None:
+        self.fake = FakeProvider(policy).start()
         self.client: Model = renderer.client(self.fake)
         self.inner: Dialect = make(self.client, config)
         self.name = self.inner.name
+        self._on_close = on_close
 
     async def decide(self, obs: Observation, *, timeout: float) -> Decision:
         return await self.inner.decide(obs, timeout=timeout)
@@ -44,4 +52,15 @@ class OracleBridge:
         await self.inner.aclose()
         await self.client.aclose()
         await asyncio.to_thread(self.fake.close)
-        self.policy.close()
+        if self._on_close is not None:
+            self._on_close()
+
+
+class OracleBridge(FakeBridge):
+    """The suite's oracle behind the fake provider, speaking dialect D."""
+
+    def __init__(self, oracle: OracleModel, config: AgentConfig, make: DialectFactory) -> None:
+        self.policy = OraclePolicy(oracle.suite_url, renderer(config, "the oracle"),
+                                   provider_resize=oracle.provider_resize)
+        super().__init__(self.policy, self.policy.renderer, config, make,
+                         on_close=self.policy.close)
