@@ -25,10 +25,27 @@ settings.register_profile("webfovea", deadline=None)
 settings.load_profile("webfovea")
 
 
+_SHARED: list[BrowserSession] = []
+
+
 @pytest_asyncio.fixture(scope="session", loop_scope="session")
 async def browser() -> AsyncIterator[BrowserSession]:
     async with BrowserSession(BrowserConfig()) as session:
+        _SHARED.append(session)
         yield session
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def _shared_browser_outlives_the_test() -> AsyncIterator[None]:
+    """A test that kills the session's browser (one that kills "every Chromium under this
+    process", say) fails by name, and the browser is started again for the tests after it,
+    instead of every later test failing with "browser has been closed"."""
+    yield
+    dead = [session for session in _SHARED if not session.connected]
+    for session in dead:
+        await session.restart()
+    if dead:
+        pytest.fail("the test session's shared browser died during this test (restarted)")
 
 
 @pytest.fixture(scope="session")

@@ -102,11 +102,14 @@ def test_ray_actor_reuses_its_browser_and_replaces_a_killed_one(site: LocalServe
          "answer": "1"},
         {"id": "after", "instruction": "visit", "url": storage, "answer": "x"},
     ])
+    # Ray's workers are this process's descendants, and so is the test session's shared
+    # browser: only the ones started after this line belong to the run.
+    others = set(browser_pids(os.getpid()))
     killed: list[int] = []
     browsers: list[set[int]] = []
 
     def on_request(instruction: str, step: int) -> None:
-        alive = set(browser_pids(os.getpid()))  # Ray's workers are this process's descendants
+        alive = set(browser_pids(os.getpid())) - others
         browsers.append(alive)
         if instruction == "the browser dies" and step == 1 and not killed:
             killed.extend(alive)
