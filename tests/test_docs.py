@@ -89,3 +89,16 @@ def test_every_offline_command_in_the_docs_runs(tmp_path: Path) -> None:
         proc = subprocess.run([sys.executable, "-m", "webfovea", *argv[1:]], cwd=tmp_path,
                               capture_output=True, text=True, timeout=600)
         assert proc.returncode == 0, f"{command}: {proc.stderr[-2000:]}"
+
+
+def test_the_readme_lists_the_mcp_servers_tools_in_its_order() -> None:
+    """Issue 24: the front door names the tools an MCP host will see; they come from the
+    action registry, so a new action must reach the README too."""
+    from webfovea.mcp.tools import tool_list
+
+    readme = (ROOT / "README.md").read_text()
+    listed = re.search(r"The tools:\n?(.*?)\. A worked session", readme, re.S)
+    assert listed, "README's MCP section lost its tool list"
+    names = re.findall(r"`(\w+)`", listed.group(1))
+    assert names == [tool.name for tool in tool_list()]
+    assert '"mcpServers"' in readme and "http://127.0.0.1:8765/mcp" in readme
