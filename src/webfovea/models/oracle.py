@@ -17,20 +17,13 @@ images and maps points by the full size misses, as in the paper.
 from __future__ import annotations
 
 import httpx
-from pydantic import ValidationError
 
 from ..config import Size
 from ..errors import ConfigError, ModelError
-from ..geometry import fit_within
-from ..suite.catalog import tasks as suite_tasks
-from ..suite.layout import Layout
-from ..suite.policy import PlanRunner, PlanStuck, reply_text
+from ..suite.oracle_core import INFO, LAYOUT, OracleCore, read_layout
 from ..suite.server import CONTROL, lane_url
-from ..suite.spec import SuiteTask
+from ..suite.web import SuiteError
 from .base import ModelReply, ModelRequest, Usage
-
-PROVIDER_SIZE = Size(1440, 810)
-LAYOUT_SETTLE = 0.15  # seconds of report silence before the layout is read
 
 
 class OracleModel:
@@ -39,10 +32,8 @@ class OracleModel:
     def __init__(self, suite_url: str, *, provider_resize: bool = False) -> None:
         self.name = "oracle:provider-resize" if provider_resize else "oracle"
         self._base = suite_url.rstrip("/")
-        self._resize = provider_resize
+        self._core = OracleCore(provider_resize=provider_resize)
         self._http = httpx.AsyncClient(timeout=15.0)
-        self._tasks: dict[str, SuiteTask] | None = None
-        self._runners: dict[str, PlanRunner] = {}
 
     @property
     def suite_url(self) -> str:
@@ -50,32 +41,22 @@ class OracleModel:
 
     @property
     def provider_resize(self) -> bool:
-        return self._resize
+        return self._core.provider_resize
 
     async def complete(self, request: ModelRequest, *, timeout: float) -> ModelReply:
-        task = (await self._catalog()).get(request.task.strip())
-        if task is None:
-            raise ModelError(f"the oracle only knows the offline suite's tasks, not {request.task!r}")
         image = request.turns[-1].images[-1]
+        try:
+            if self._core.needs_info:
+                self._core.learn_info((await self._get(INFO)).json())
+            task = self._core.task_for(request.task)
+            layout = read_layout((await self._get(LAYOUT)).content)
+        except SuiteError as e:
+            raise ModelError(str(e)) from e
         # The step number and the note travel as fields of the request, never read from
         # the prompt's wording, so any layout of the history plays the same.
-        if request.step <= 1 or task.id not in self._runners:
-            self._runners[task.id] = PlanRunner(task)
-        runner = self._runners[task.id]
-        if request.note:
-            runner.note(request.note)
-        seen = Size(image.width, image.height)
-        if self._resize:
-            seen = fit_within(seen, PROVIDER_SIZE)
-        layout = await self._layout()
-        try:
-            move = runner.next_move(layout)
-        except PlanStuck as e:
-            return ModelReply(f"Thought: I am stuck: {e}\nAction: finished(content='')",
-                              Usage(calls=1), self.name)
-        reply = reply_text(move, scale_x=seen.width / layout.viewport_w,
-                           scale_y=seen.height / layout.viewport_h)
-        return ModelReply(reply, Usage(calls=1), self.name)
+        move = self._core.next_move(task, step=request.step, note=request.note,
+                                    image=Size(image.width, image.height), layout=layout)
+        return ModelReply(move.reply(), Usage(calls=1), self.name)
 
     async def _get(self, what: str) -> httpx.Response:
         try:
@@ -87,19 +68,6 @@ class OracleModel:
             raise ModelError(f"the suite server answered {response.status_code} for {what}: "
                              f"{response.text[:200]}", retryable=response.status_code == 404)
         return response
-
-    async def _catalog(self) -> dict[str, SuiteTask]:
-        if self._tasks is None:
-            seed = int((await self._get("info")).json()["seed"])
-            self._tasks = {t.instruction.strip(): t for t in suite_tasks(seed)}
-        return self._tasks
-
-    async def _layout(self) -> Layout:
-        response = await self._get(f"layout?settle={LAYOUT_SETTLE}")
-        try:
-            return Layout.model_validate(response.json())
-        except (ValidationError, ValueError) as e:
-            raise ModelError(f"the suite server sent a layout the oracle cannot read: {e}") from e
 
     async def aclose(self) -> None:
         await self._http.aclose()
