@@ -15,6 +15,7 @@ from gallery_helpers import Browsers
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig, BrowserConfig
+from webfovea.errors import ConfigError
 from webfovea.testing.local_server import LocalServer
 
 PAGES = Path(__file__).parent / "pages"
@@ -95,6 +96,17 @@ def opened(browser: BrowserSession) -> Opener:
             await tabs.close()
 
     return open_page
+
+
+@pytest.fixture(scope="session")
+def miniwob_html() -> Path:
+    """MiniWoB++'s HTML tasks (the miniwob extra); a machine without them skips the test."""
+    from webfovea.miniwob import assets
+
+    try:
+        return assets.html_root()
+    except ConfigError as e:  # it names the extra to install
+        pytest.skip(str(e))
 
 
 GALLERY = Path(__file__).parent / "gallery"

@@ -59,8 +59,15 @@ def count(screen: Screen, box: Box, match: Callable[[RGB], bool]) -> tuple[int, 
     left, top, right, bottom = (round(v * scale) for v in box)
     with Image.open(io.BytesIO(screen.png)) as img:
         crop = img.convert("RGB").crop((left, top, right, bottom))
-        pixels = list(crop.getdata())
+        pixels = rgb_pixels(crop)
     return sum(1 for p in pixels if match(p)), len(pixels)
+
+
+def rgb_pixels(image: Image.Image) -> list[RGB]:
+    """An RGB image's pixels row by row (``getdata`` is deprecated from Pillow 12.1, and its
+    replacement is not in the Pillow 10 we support)."""
+    raw = image.tobytes()
+    return [(raw[i], raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)]
 
 
 def near(colour: RGB, tolerance: int = 30) -> Callable[[RGB], bool]:
@@ -82,7 +89,7 @@ def find_colour(image: Image.Image, colour: RGB, *, tolerance: int = 30,
     crop = rgb.crop(box)
     match = near(colour, tolerance)
     cw = crop.size[0]
-    hits = [(i % cw, i // cw) for i, p in enumerate(crop.getdata()) if match(p)]
+    hits = [(i % cw, i // cw) for i, p in enumerate(rgb_pixels(crop)) if match(p)]
     if not hits:
         return None
     if pick == "top":

@@ -28,15 +28,7 @@ CI_TASKS = ("click-button,enter-date,click-scroll-list,copy-paste,drag-box,use-a
             "highlight-text")
 
 
-@pytest.fixture(scope="module")
-def installed() -> Path:
-    try:
-        return assets.html_root()
-    except Exception as e:  # the extra is not installed here
-        pytest.skip(str(e))
-
-
-def test_the_reference_policy_solves_a_ci_subset_through_the_cli(installed: Path,
+def test_the_reference_policy_solves_a_ci_subset_through_the_cli(miniwob_html: Path,
                                                                   tmp_path: Path) -> None:
     out = tmp_path / "run"
     done = subprocess.run([sys.executable, "-m", "webfovea", "miniwob", "--tasks", CI_TASKS,
@@ -65,10 +57,10 @@ def _image_point(screen: Screen, css_x: float, css_y: float) -> Point:
 
 
 async def test_episodes_are_seeded_like_miniwob_and_no_op_clicks_are_no_change(
-        installed: Path) -> None:
+        miniwob_html: Path) -> None:
     # The runner's own window: the reward display and its ticking timer are on screen.
     config = BrowserConfig(viewport=Size.parse(VIEWPORT), device_scale_factor=ZOOM)
-    with LocalServer(installed) as server:
+    with LocalServer(miniwob_html) as server:
         async with BrowserSession(config) as session:
             tabs = await session.new_tabs()
             await tabs.open(server.url(assets.task_path("click-button")))

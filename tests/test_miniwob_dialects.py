@@ -13,18 +13,9 @@ import pytest
 from webfovea.rundir import read_steps
 
 pytest.importorskip("webfovea.miniwob.assets")
-from webfovea.miniwob import assets
 
 CI_TASKS = ("click-button,enter-date,click-scroll-list,copy-paste,drag-box,use-autocomplete,"
             "highlight-text")
-
-
-@pytest.fixture(scope="module")
-def installed() -> Path:
-    try:
-        return assets.html_root()
-    except Exception as e:  # the extra is not installed here
-        pytest.skip(str(e))
 
 
 def _miniwob(out: Path, tasks: str, episodes: int, dialect: str) -> dict[str, object]:
@@ -39,7 +30,7 @@ def _miniwob(out: Path, tasks: str, episodes: int, dialect: str) -> dict[str, ob
 
 @pytest.mark.parametrize(("dialect", "drag"), [("openai-computer", "drag"),
                                                ("anthropic-computer", "left_click_drag")])
-def test_the_miniwob_oracle_speaks_the_computer_tools(installed: Path, tmp_path: Path,
+def test_the_miniwob_oracle_speaks_the_computer_tools(miniwob_html: Path, tmp_path: Path,
                                                       dialect: str, drag: str) -> None:
     # copy-paste: ctrl+a / ctrl+c / ctrl+v as the protocol's key actions; drag-box: a drag in
     # the protocol's own form (OpenAI's drag path, Claude's left_click_drag), never a tool of ours.
@@ -54,7 +45,7 @@ def test_the_miniwob_oracle_speaks_the_computer_tools(installed: Path, tmp_path:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("dialect", ["openai-computer", "anthropic-computer", "gemini-computer"])
-def test_the_ci_subset_passes_in_the_native_dialects(installed: Path, tmp_path: Path,
+def test_the_ci_subset_passes_in_the_native_dialects(miniwob_html: Path, tmp_path: Path,
                                                      dialect: str) -> None:
     summary = _miniwob(tmp_path, CI_TASKS, 2, dialect)
     overall = summary["overall"]
