@@ -14,6 +14,7 @@ lasting effect.
 
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -38,6 +39,8 @@ from gallery_support import (
 )
 from streamlit_support import streamlit_app
 from webfovea.agent import run_task
+from webfovea.answers import ocr
+from webfovea.browser.capture import Screen
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
@@ -369,6 +372,21 @@ async def rect(ex: Executor, selector: str) -> tuple[float, float, float, float]
     return r[0], r[1], r[2], r[3]
 
 
+async def read_pixels(screen: Screen, box: tuple[float, float, float, float]) -> str:
+    """The text OCR reads in ``box`` (page pixels) of the image as sent, enlarged 4x first:
+    Tesseract misreads 14 px text in a whole downscaled screenshot."""
+    scale = screen.sent.width / screen.page.width
+    left, top, right, bottom = box
+    with Image.open(io.BytesIO(screen.png)) as img:
+        crop = img.crop((round((left - 8) * scale), round((top - 8) * scale),
+                         round((right + 40) * scale), round((bottom + 8) * scale)))
+        crop = crop.resize((crop.width * 4, crop.height * 4), Image.Resampling.LANCZOS)
+        out = io.BytesIO()
+        crop.save(out, format="PNG")
+    seen = await ocr.screen_text(out.getvalue(), time_left=ocr.MAX_SECONDS)
+    return " ".join(seen.text.split())
+
+
 async def result(ex: Executor) -> str:
     text: str = await js(ex, "document.querySelector('[data-testid=stMain]').innerText")
     return text
@@ -379,8 +397,9 @@ async def test_streamlit_choices_show_their_result_in_the_next_screenshot(
         display: Display, on: Open, streamlit: str) -> None:
     async with on(display, streamlit) as ex:
         await until(ex, ST_READY)
-        blank = [(await act(ex, "click", (display.viewport.width * 0.9, display.viewport.height * 0.8)))[0]
-                 for _ in range(2)]
+        clicked = [await act(ex, "click", (display.viewport.width * 0.9, display.viewport.height * 0.8))
+                   for _ in range(2)]
+        blank, before = [note for note, _ in clicked], clicked[-1][1]
         results = []
         for colour in ["Green", "Blue", "Yellow", "Red"]:
             box = await rect(ex, "[data-testid=stSelectbox] input")
@@ -390,12 +409,23 @@ async def test_streamlit_choices_show_their_result_in_the_next_screenshot(
                 return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; }""", colour)
             note, shot = await act(ex, "click", (option[0], option[1]))
             results.append((colour, note, await result(ex), shot))
+        said = await rect(ex, "[data-testid=stMain] strong")  # "You chose …"
     assert [n.outcome for n in blank] == ["no_change"] * 2, [n.text for n in blank]
     assert "<html>" not in blank[-1].text and "noscript" not in blank[-1].text
     for colour, note, text, _ in results:
         assert f"You chose {colour}" in text, (colour, text)  # the rerun was in before the note
         assert note.outcome == "changed" and "socket" in note.details["settle"]["held"], note.details
         assert "noscript" not in note.text and "<html>" not in note.text, note.text
+    # The end state in pixels: the screenshot the model gets next shows the new result, not
+    # the old one beside the new choice (what a screenshot taken before the rerun showed).
+    if not ocr.available():
+        pytest.skip("the pixel check reads the screenshot by OCR: install tesseract-ocr and "
+                    "the ocr extra (setup does as root)")
+    first = await read_pixels(before, said)  # the check tells one result from another
+    assert "You chose Red" in first and "Green" not in first, first
+    for colour, _, _, shot in results:
+        seen = await read_pixels(shot, said)
+        assert f"You chose {colour}" in seen, (colour, seen)
 
 
 @pytest.mark.parametrize("display", ALL)
