@@ -26,7 +26,8 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))
 
-from gallery_support import BIG, SMALL, ColourPolicy, Look, pdf_bytes  # noqa: E402
+from gallery_helpers import LARGE, SMALL  # noqa: E402
+from gallery_support import ColourPolicy, Look, pdf_bytes  # noqa: E402
 from streamlit_support import streamlit_app  # noqa: E402
 from webfovea.agent import run_task  # noqa: E402
 from webfovea.browser.session import BrowserSession  # noqa: E402
@@ -92,10 +93,10 @@ async def main() -> None:
     parser.add_argument("--only", default=",".join(REAL))
     args = parser.parse_args()
     only = args.only.split(",")
-    display = SMALL if args.small else BIG
+    display = SMALL if args.small else LARGE
     results: dict[str, dict[str, float]] = {}
     with servers(only) as urls:
-        async with BrowserSession(display.config()) as session:
+        async with BrowserSession(display.config) as session:
             for name in only:
                 results[name] = await measure(name, urls[name], session, args.steps)
                 print(name, json.dumps(results[name]), flush=True)

@@ -71,17 +71,24 @@ class Browsers:
             await session.__aexit__(None, None, None)
 
 
-async def act(ex: Executor, name: str, point: tuple[float, float] | None = None,
-              end: tuple[float, float] | None = None, **args: str) -> tuple[Note, Screen]:
-    """Execute ``name`` with points in page CSS pixels, sent as the image's pixels."""
+async def act(ex: Executor, name: str, *points: tuple[float, float], **args: str
+              ) -> tuple[Note, Screen]:
+    """Execute ``name`` as a model would: points given in page CSS pixels are sent in the
+    pixels of the image the model received (``start_box``, then ``end_box``). Returns the
+    note and that image (the screenshot the action was decided on)."""
     screen = await capture(ex.tabs.page, cap=ex.config.image_cap)
     scale = screen.sent.width / screen.page.width
     action_args: dict[str, str | Point] = dict(args)
-    if point is not None:
-        action_args["start_box"] = Point(point[0] * scale, point[1] * scale)
-    if end is not None:
-        action_args["end_box"] = Point(end[0] * scale, end[1] * scale)
+    for key, (x, y) in zip(("start_box", "end_box")[:len(points)], points, strict=True):
+        action_args[key] = Point(x * scale, y * scale)
     return await ex.execute(Action(name, action_args), screen), screen
+
+
+async def act_and_look(ex: Executor, name: str, *points: tuple[float, float], **args: str
+                       ) -> tuple[Note, Screen]:
+    """:func:`act`, returning the note and the next screenshot the model would get."""
+    note, _ = await act(ex, name, *points, **args)
+    return note, await capture(ex.tabs.page, cap=ex.config.image_cap)
 
 
 async def state(ex: Executor, key: str) -> Any:

@@ -1,6 +1,6 @@
-"""Shared pieces of the real-component gallery tests: the two screens they run at, the
-executor round trip with points in the sent image's pixels, pixel counts in screenshots,
-a fake model that answers by finding a colour in the image it received, and the PDF."""
+"""Pieces of the real-component feedback tests and benchmark (the screens, the browsers and
+`act` are in gallery_helpers): pixel counts in screenshots, a fake model that answers by
+finding a colour in the image it received, the generated PDF, timings of a run."""
 
 from __future__ import annotations
 
@@ -13,44 +13,12 @@ from typing import Literal
 
 from PIL import Image
 
-from webfovea.actions import Action, Point
-from webfovea.browser.capture import Screen, capture
-from webfovea.browser.executor import Executor
-from webfovea.config import BrowserConfig, Size
-from webfovea.feedback import Note
+from webfovea.browser.capture import Screen
 from webfovea.rundir import read_steps
 from webfovea.testing.fake_provider import FakeRequest
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]  # left, top, right, bottom in page CSS pixels
-
-
-@dataclass(frozen=True)
-class Display:
-    name: str
-    viewport: Size
-    scale: float
-
-    def config(self) -> BrowserConfig:
-        return BrowserConfig(viewport=self.viewport, device_scale_factor=self.scale)
-
-
-BIG = Display("1920x1080", Size(1920, 1080), 1.0)
-SMALL = Display("1280x720@2x", Size(1280, 720), 2.0)
-
-
-async def act(ex: Executor, name: str, *points: tuple[float, float], **args: str
-              ) -> tuple[Note, Screen]:
-    """Execute ``name`` as a model would: points given in page pixels are sent in the
-    pixels of the image the model received (``start_box``, then ``end_box``). Returns the
-    note and the next screenshot the model would get."""
-    screen = await capture(ex.tabs.page, cap=ex.config.image_cap)
-    scale = screen.sent.width / screen.page.width
-    action_args: dict[str, str | Point] = dict(args)
-    for key, (x, y) in zip(("start_box", "end_box")[:len(points)], points, strict=True):
-        action_args[key] = Point(x * scale, y * scale)
-    note = await ex.execute(Action(name, action_args), screen)
-    return note, await capture(ex.tabs.page, cap=ex.config.image_cap)
 
 
 def count(screen: Screen, box: Box, match: Callable[[RGB], bool]) -> tuple[int, int]:

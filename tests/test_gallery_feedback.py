@@ -15,28 +15,15 @@ lasting effect.
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from PIL import Image
 
-from gallery_support import (
-    BIG,
-    SMALL,
-    ColourPolicy,
-    Display,
-    Look,
-    act,
-    count,
-    find_colour,
-    near,
-    pdf_bytes,
-    timing,
-)
+from gallery_helpers import LARGE, SMALL, Browsers, View, act_and_look
+from gallery_support import ColourPolicy, Look, count, find_colour, near, pdf_bytes, timing
 from streamlit_support import streamlit_app
 from webfovea.agent import run_task
 from webfovea.answers import ocr
@@ -52,31 +39,13 @@ from webfovea.testing.fake_provider import FakeProvider
 from webfovea.testing.local_server import LocalServer
 
 GALLERY = Path(__file__).parent / "gallery"
-ALL = [pytest.param(BIG, id=BIG.name), pytest.param(SMALL, id=SMALL.name, marks=pytest.mark.slow)]
-BOTH = [pytest.param(BIG, id=BIG.name), pytest.param(SMALL, id=SMALL.name)]
-
-Open = Callable[[Display, str], AbstractAsyncContextManager[Executor]]
+ALL = [pytest.param(LARGE, id=LARGE.name), pytest.param(SMALL, id=SMALL.name, marks=pytest.mark.slow)]
+BOTH = [pytest.param(LARGE, id=LARGE.name), pytest.param(SMALL, id=SMALL.name)]
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="session")
-async def on() -> AsyncIterator[Open]:
-    """``async with on(display, url) as executor``: a fresh context of a browser started
-    for that display (one per display for the module)."""
-    async with AsyncExitStack() as stack:
-        sessions: dict[str, BrowserSession] = {}
-
-        @asynccontextmanager
-        async def open_page(display: Display, url: str) -> AsyncIterator[Executor]:
-            if display.name not in sessions:
-                sessions[display.name] = await stack.enter_async_context(BrowserSession(display.config()))
-            tabs = await sessions[display.name].new_tabs()
-            try:
-                await tabs.open(url)
-                yield Executor(tabs, AgentConfig())
-            finally:
-                await tabs.close()
-
-        yield open_page
+def spot(display: View, fx: float, fy: float) -> tuple[float, float]:
+    """A point at fractions of the viewport (page CSS pixels)."""
+    return display.viewport.width * fx, display.viewport.height * fy
 
 
 @pytest.fixture(scope="session")
@@ -111,12 +80,12 @@ async def test_net_no_ops_are_no_change_and_the_same_mutations_that_last_are_cha
         opened: Any, pages: LocalServer) -> None:
     async with opened(pages.url("feedback/netnoop.html")) as ex:
         for noop, real, words in NETNOOP:
-            quiet, _ = await act(ex, "click", noop)
-            change, _ = await act(ex, "click", real)
+            quiet, _ = await act_and_look(ex, "click", noop)
+            change, _ = await act_and_look(ex, "click", real)
             assert quiet.outcome == "no_change", quiet.text
             assert change.outcome == "changed" and words in change.text, change.text
             assert "<html>" not in change.text and "<body>" not in change.text
-        hidden, _ = await act(ex, "click", (150, 385))  # edits the <noscript>
+        hidden, _ = await act_and_look(ex, "click", (150, 385))  # edits the <noscript>
         assert await js(ex, "document.querySelector('noscript').textContent.startsWith('Needs')")
     assert hidden.outcome == "no_change" and "noscript" not in hidden.text, hidden.text
 
@@ -124,8 +93,8 @@ async def test_net_no_ops_are_no_change_and_the_same_mutations_that_last_are_cha
 async def test_an_animation_the_action_starts_is_waited_for_and_a_canvas_that_never_rests_is_not(
         opened: Any, pages: LocalServer) -> None:
     async with opened(pages.url("settle/frames.html")) as ex:
-        grow, shot = await act(ex, "click", (150, 425))
-        spin, _ = await act(ex, "hover", (900, 190))
+        grow, shot = await act_and_look(ex, "click", (150, 425))
+        spin, _ = await act_and_look(ex, "hover", (900, 190))
         width = await js(ex, "width")
     assert grow.outcome == "changed" and "frame" in grow.details["settle"]["held"], grow.details
     assert width == 600
@@ -141,9 +110,9 @@ CHART_RED = (230, 40, 40)
 TOOLTIP = (20, 20, 20)
 
 
-async def chart_page(on: Open, display: Display, gallery: LocalServer
+async def chart_page(sized: Browsers, display: View, gallery: LocalServer
                      ) -> AbstractAsyncContextManager[Executor]:
-    return on(display, gallery.url("/pages/chartjs_bars.html"))
+    return sized.open(display, gallery.url("/pages/chartjs_bars.html"))
 
 
 async def legend_point(ex: Executor, index: int) -> tuple[float, float]:
@@ -173,20 +142,20 @@ def reddish(p: tuple[int, int, int]) -> bool:
 
 @pytest.mark.parametrize("display", BOTH)
 async def test_chartjs_legend_click_settles_on_the_end_state(
-        display: Display, on: Open, gallery: LocalServer) -> None:
-    async with await chart_page(on, display, gallery) as ex:
+        display: View, sized: Browsers, gallery: LocalServer) -> None:
+    async with await chart_page(sized, display, gallery) as ex:
         await until(ex, "window.chartIdle >= 1")
-        blank, _ = await act(ex, "click", (display.viewport.width * 0.8, display.viewport.height * 0.4))
+        blank, _ = await act_and_look(ex, "click", spot(display, 0.8, 0.4))
         legend = await legend_point(ex, 0)
         # Hovers first: the chart redraws after each of them, which must not teach the
         # watcher that the canvas changes by itself.
         for i in range(4):
-            await act(ex, "hover", (legend[0] + 40 * i, legend[1] + 200))
-        await act(ex, "hover", (display.viewport.width * 0.8, display.viewport.height * 0.4))  # no tooltip
-        hide, hidden_shot = await act(ex, "click", legend)
+            await act_and_look(ex, "hover", (legend[0] + 40 * i, legend[1] + 200))
+        await act_and_look(ex, "hover", spot(display, 0.8, 0.4))  # no tooltip
+        hide, hidden_shot = await act_and_look(ex, "click", legend)
         visible_after_hide = await js(ex, "chart.isDatasetVisible(0)")
         area = await plot_area(ex)
-        show, shown_shot = await act(ex, "click", legend)
+        show, shown_shot = await act_and_look(ex, "click", legend)
         full = await bar_area(ex, 0)
         assert await js(ex, "chart.isDatasetVisible(0)")
     assert blank.outcome == "no_change" and NO_CHANGE in blank.text, blank.text
@@ -203,18 +172,18 @@ async def test_chartjs_legend_click_settles_on_the_end_state(
 
 @pytest.mark.parametrize("display", ALL)
 async def test_chartjs_tooltip_shows_fully_and_find_text_is_honest(
-        display: Display, on: Open, gallery: LocalServer) -> None:
-    async with await chart_page(on, display, gallery) as ex:
+        display: View, sized: Browsers, gallery: LocalServer) -> None:
+    async with await chart_page(sized, display, gallery) as ex:
         await until(ex, "window.chartIdle >= 1")
         bar = await js(ex, """() => { const b = chart.getDatasetMeta(1).data[2];
             const r = chart.canvas.getBoundingClientRect();
             return [r.left + b.x, r.top + (b.y + b.base) / 2]; }""")
-        away, _ = await act(ex, "hover", (display.viewport.width * 0.8, display.viewport.height * 0.4))
-        tip, shot = await act(ex, "hover", (bar[0], bar[1]))
+        away, _ = await act_and_look(ex, "hover", spot(display, 0.8, 0.4))
+        tip, shot = await act_and_look(ex, "hover", (bar[0], bar[1]))
         state = await js(ex, """() => { const t = chart.tooltip, r = chart.canvas.getBoundingClientRect();
             return { n: t.getActiveElements().length, opacity: t.opacity,
                      box: [r.left + t.x, r.top + t.y, r.left + t.x + t.width, r.top + t.y + t.height] }; }""")
-        found, _ = await act(ex, "find_text", text="Revenue")  # drawn on the canvas only
+        found, _ = await act_and_look(ex, "find_text", text="Revenue")  # drawn on the canvas only
     assert away.outcome == "no_change", away.text
     assert tip.outcome == "changed", tip.text
     assert state["n"] == 1 and state["opacity"] == 1
@@ -231,18 +200,18 @@ PLOT_GREEN = (0, 150, 60)
 
 @pytest.mark.parametrize("display", ALL)
 async def test_plotly_hover_label_shows_the_values(
-        display: Display, on: Open, gallery: LocalServer) -> None:
-    async with on(display, gallery.url("/pages/plotly_line.html")) as ex:
+        display: View, sized: Browsers, gallery: LocalServer) -> None:
+    async with sized.open(display, gallery.url("/pages/plotly_line.html")) as ex:
         await until(ex, "window.plotReady === true")
         point = await js(ex, """() => { const l = plot._fullLayout, r = plot.getBoundingClientRect();
             return [r.left + l._size.l + l.xaxis.l2p(2022), r.top + l._size.t + l.yaxis.l2p(58)]; }""")
-        blank, _ = await act(ex, "hover", (display.viewport.width * 0.8, display.viewport.height * 0.4))
-        before, _ = await act(ex, "find_text", text="58")
-        hover, shot = await act(ex, "hover", (point[0], point[1]))
+        blank, _ = await act_and_look(ex, "hover", spot(display, 0.8, 0.4))
+        before, _ = await act_and_look(ex, "find_text", text="58")
+        hover, shot = await act_and_look(ex, "hover", (point[0], point[1]))
         data = await js(ex, "(plot._hoverdata || []).map(d => [d.x, d.y])")
         label = await js(ex, """() => { const r = document.querySelector('.hoverlayer .hovertext path')
             .getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }""")
-        after, _ = await act(ex, "find_text", text="58")
+        after, _ = await act_and_look(ex, "find_text", text="58")
     assert blank.outcome == "no_change", blank.text
     assert "no match" in before.text, before.text  # no label yet: 58 is no tick either
     assert data == [[2022, 58]]
@@ -266,13 +235,14 @@ async def marker_point(ex: Executor) -> tuple[float, float]:
 
 @pytest.mark.parametrize("display", ALL)
 async def test_leaflet_pan_settles_where_the_map_came_to_rest(
-        display: Display, on: Open, gallery: LocalServer) -> None:
-    async with on(display, gallery.url("/pages/leaflet_map.html")) as ex:
+        display: View, sized: Browsers, gallery: LocalServer) -> None:
+    async with sized.open(display, gallery.url("/pages/leaflet_map.html")) as ex:
         await until(ex, "window.map && map._loaded")
-        blank, _ = await act(ex, "click", (display.viewport.width * 0.8, display.viewport.height * 0.4))
+        blank, _ = await act_and_look(ex, "click", spot(display, 0.8, 0.4))
         start = await marker_point(ex)
         centre = await js(ex, "[map.getCenter().lat, map.getCenter().lng]")
-        pan, shot = await act(ex, "drag", (start[0] + 60, start[1] + 60), (start[0] + 260, start[1] + 160))
+        pan, shot = await act_and_look(ex, "drag", (start[0] + 60, start[1] + 60),
+                                       (start[0] + 260, start[1] + 160))
         moved = await js(ex, "[map.getCenter().lat, map.getCenter().lng]")
         await until(ex, "!map._panAnim || !map._panAnim._inProgress")
         rest = await marker_point(ex)
@@ -287,15 +257,15 @@ async def test_leaflet_pan_settles_where_the_map_came_to_rest(
 
 @pytest.mark.parametrize("display", ALL)
 async def test_leaflet_popup_opens_fully_and_find_text_finds_it(
-        display: Display, on: Open, gallery: LocalServer) -> None:
-    async with on(display, gallery.url("/pages/leaflet_map.html")) as ex:
+        display: View, sized: Browsers, gallery: LocalServer) -> None:
+    async with sized.open(display, gallery.url("/pages/leaflet_map.html")) as ex:
         await until(ex, "window.map && map._loaded")
-        before, _ = await act(ex, "find_text", text="Dublin office")
-        popup, shot = await act(ex, "click", await marker_point(ex))
+        before, _ = await act_and_look(ex, "find_text", text="Dublin office")
+        popup, shot = await act_and_look(ex, "click", await marker_point(ex))
         is_open = await js(ex, "office.isPopupOpen()")
         box = await js(ex, """() => { const r = document.querySelector('.leaflet-popup-content-wrapper')
             .getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }""")
-        after, _ = await act(ex, "find_text", text="Dublin office")
+        after, _ = await act_and_look(ex, "find_text", text="Dublin office")
     assert "no match" in before.text, before.text
     assert is_open and popup.outcome == "changed" and "Dublin office" in popup.text, popup.text
     white, total = count(shot, (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3), near((255, 255, 255), 6))
@@ -317,13 +287,13 @@ async def page_box(ex: Executor, number: int) -> tuple[float, float, float, floa
 
 @pytest.mark.parametrize("display", ALL)
 async def test_pdfjs_clicks_beside_the_document_are_no_change(
-        display: Display, on: Open, pdf: str) -> None:
+        display: View, sized: Browsers, pdf: str) -> None:
     """pdf.js takes its text layers' .endOfContent out and puts it back on every pointerup
     (and clears its styles): a click anywhere used to read as effective."""
-    async with on(display, pdf) as ex:
+    async with sized.open(display, pdf) as ex:
         await until(ex, PDF_IDLE)
         left, _, _, _ = await page_box(ex, 1)
-        beside = [(await act(ex, "click", ((left + display.viewport.width * 0.15) / 2, 300)))[0]
+        beside = [(await act_and_look(ex, "click", ((left + display.viewport.width * 0.15) / 2, 300)))[0]
                   for _ in range(3)]
         layers = await js(ex, "document.querySelectorAll('.textLayer .endOfContent').length")
     assert [n.outcome for n in beside] == ["no_change"] * 3, [n.text for n in beside]
@@ -333,17 +303,17 @@ async def test_pdfjs_clicks_beside_the_document_are_no_change(
 
 @pytest.mark.parametrize("display", ALL)
 async def test_pdfjs_end_key_shows_the_last_page_rendered_and_find_text_is_honest(
-        display: Display, on: Open, pdf: str) -> None:
-    async with on(display, pdf) as ex:
+        display: View, sized: Browsers, pdf: str) -> None:
+    async with sized.open(display, pdf) as ex:
         await until(ex, PDF_IDLE)
-        missing, _ = await act(ex, "find_text", text="Section 12")  # its page is not rendered yet
+        missing, _ = await act_and_look(ex, "find_text", text="Section 12")  # its page is not rendered yet
         left, top, _, _ = await page_box(ex, 1)
-        await act(ex, "click", (left + 150, max(top, 0) + 250))  # focus the viewer
-        end, shot = await act(ex, "hotkey", key="end")
+        await act_and_look(ex, "click", (left + 150, max(top, 0) + 250))  # focus the viewer
+        end, shot = await act_and_look(ex, "hotkey", key="end")
         current = await js(ex, "pdfViewer.currentPageNumber")
         box = await page_box(ex, 12)
-        found, _ = await act(ex, "find_text", text="Section 12")
-        read, _ = await act(ex, "read_text", label="Staff count at year end: 256")
+        found, _ = await act_and_look(ex, "find_text", text="Section 12")
+        read, _ = await act_and_look(ex, "read_text", label="Staff count at year end: 256")
     assert "no match" in missing.text, missing.text
     assert end.outcome == "changed", end.text
     assert current == 12
@@ -394,20 +364,20 @@ async def result(ex: Executor) -> str:
 
 @pytest.mark.parametrize("display", ALL)
 async def test_streamlit_choices_show_their_result_in_the_next_screenshot(
-        display: Display, on: Open, streamlit: str) -> None:
-    async with on(display, streamlit) as ex:
+        display: View, sized: Browsers, streamlit: str) -> None:
+    async with sized.open(display, streamlit) as ex:
         await until(ex, ST_READY)
-        clicked = [await act(ex, "click", (display.viewport.width * 0.9, display.viewport.height * 0.8))
+        clicked = [await act_and_look(ex, "click", spot(display, 0.9, 0.8))
                    for _ in range(2)]
         blank, before = [note for note, _ in clicked], clicked[-1][1]
         results = []
         for colour in ["Green", "Blue", "Yellow", "Red"]:
             box = await rect(ex, "[data-testid=stSelectbox] input")
-            await act(ex, "click", ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
+            await act_and_look(ex, "click", ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
             option = await js(ex, """(c) => { const o = [...document.querySelectorAll('[role=option]')]
                 .find((e) => e.innerText.trim() === c); const r = o.getBoundingClientRect();
                 return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; }""", colour)
-            note, shot = await act(ex, "click", (option[0], option[1]))
+            note, shot = await act_and_look(ex, "click", (option[0], option[1]))
             results.append((colour, note, await result(ex), shot))
         said = await rect(ex, "[data-testid=stMain] strong")  # "You chose …"
     assert [n.outcome for n in blank] == ["no_change"] * 2, [n.text for n in blank]
@@ -429,16 +399,16 @@ async def test_streamlit_choices_show_their_result_in_the_next_screenshot(
 
 
 @pytest.mark.parametrize("display", ALL)
-async def test_streamlit_slider_and_grid(display: Display, on: Open, streamlit: str) -> None:
-    async with on(display, streamlit) as ex:
+async def test_streamlit_slider_and_grid(display: View, sized: Browsers, streamlit: str) -> None:
+    async with sized.open(display, streamlit) as ex:
         await until(ex, ST_READY)
         x, y = await js(ex, """() => { const r = document.querySelector('[data-testid=stSlider] input')
             .parentElement.parentElement.getBoundingClientRect();  // react-aria's thumb
             return [(r.left + r.right) / 2, (r.top + r.bottom) / 2]; }""")
-        slide, _ = await act(ex, "drag", (x, y), (x + 200, y))
+        slide, _ = await act_and_look(ex, "drag", (x, y), (x + 200, y))
         shown = await result(ex)
-        read, _ = await act(ex, "read_text", label="Van 3")
-        virtual, _ = await act(ex, "find_text", text="Van 40")  # a row the grid has not drawn
+        read, _ = await act_and_look(ex, "read_text", label="Van 3")
+        virtual, _ = await act_and_look(ex, "find_text", text="Van 40")  # a row the grid has not drawn
     assert slide.outcome == "changed", slide.text
     assert "Vehicles: 3" not in shown and "socket" in slide.details["settle"]["held"], (shown, slide.details)
     assert "Van 3" in read.text, read.text
