@@ -108,12 +108,18 @@ async def at_rest(ex: Executor) -> Screen:
 Box = tuple[int, int, int, int]  # left, top, width, height in page CSS pixels
 
 
-def _crop(screen: Screen, box: Box) -> Image.Image:
+def sent_crop(screen: Screen, left: float, top: float, right: float, bottom: float) -> Image.Image:
+    """The region between two corners given in page CSS pixels, cut from the image as sent
+    (RGB, in the sent image's pixels)."""
     scale = screen.sent.width / screen.page.width
-    left, top, width, height = box
     with Image.open(io.BytesIO(screen.png)) as img:
-        return img.convert("L").crop((round(left * scale), round(top * scale),
-                                      round((left + width) * scale), round((top + height) * scale)))
+        return img.convert("RGB").crop((round(left * scale), round(top * scale),
+                                        round(right * scale), round(bottom * scale)))
+
+
+def _crop(screen: Screen, box: Box) -> Image.Image:
+    left, top, width, height = box
+    return sent_crop(screen, left, top, left + width, top + height).convert("L")
 
 
 def differing(a: Screen, b: Screen, box: Box) -> float:

@@ -4,7 +4,6 @@ finding a colour in the image it received, the generated PDF, timings of a run."
 
 from __future__ import annotations
 
-import io
 import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,6 +12,7 @@ from typing import Literal
 
 from PIL import Image
 
+from gallery_helpers import sent_crop
 from webfovea.browser.capture import Screen
 from webfovea.rundir import read_steps
 from webfovea.testing.fake_provider import FakeRequest
@@ -23,11 +23,7 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom in page CSS 
 
 def count(screen: Screen, box: Box, match: Callable[[RGB], bool]) -> tuple[int, int]:
     """Pixels of the sent image inside ``box`` (page pixels) that ``match``, and all of them."""
-    scale = screen.sent.width / screen.page.width
-    left, top, right, bottom = (round(v * scale) for v in box)
-    with Image.open(io.BytesIO(screen.png)) as img:
-        crop = img.convert("RGB").crop((left, top, right, bottom))
-        pixels = rgb_pixels(crop)
+    pixels = rgb_pixels(sent_crop(screen, *box))
     return sum(1 for p in pixels if match(p)), len(pixels)
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from gallery_helpers import LARGE, SMALL, Browsers, View, act_and_look
+from gallery_helpers import LARGE, SMALL, Browsers, View, act_and_look, sent_crop
 from gallery_support import ColourPolicy, Look, count, find_colour, near, pdf_bytes, timing
 from streamlit_support import streamlit_app
 from webfovea.agent import run_task
@@ -345,14 +345,11 @@ async def rect(ex: Executor, selector: str) -> tuple[float, float, float, float]
 async def read_pixels(screen: Screen, box: tuple[float, float, float, float]) -> str:
     """The text OCR reads in ``box`` (page pixels) of the image as sent, enlarged 4x first:
     Tesseract misreads 14 px text in a whole downscaled screenshot."""
-    scale = screen.sent.width / screen.page.width
     left, top, right, bottom = box
-    with Image.open(io.BytesIO(screen.png)) as img:
-        crop = img.crop((round((left - 8) * scale), round((top - 8) * scale),
-                         round((right + 40) * scale), round((bottom + 8) * scale)))
-        crop = crop.resize((crop.width * 4, crop.height * 4), Image.Resampling.LANCZOS)
-        out = io.BytesIO()
-        crop.save(out, format="PNG")
+    crop = sent_crop(screen, left - 8, top - 8, right + 40, bottom + 8)
+    crop = crop.resize((crop.width * 4, crop.height * 4), Image.Resampling.LANCZOS)
+    out = io.BytesIO()
+    crop.save(out, format="PNG")
     seen = await ocr.screen_text(out.getvalue(), time_left=ocr.MAX_SECONDS)
     return " ".join(seen.text.split())
 

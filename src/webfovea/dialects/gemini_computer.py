@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,10 +102,7 @@ class GeminiComputerDialect:
             turn = self.answers(obs)
             self._history.append(turn)
             body = self.request(obs)
-        usage = Usage()
-        started = time.monotonic()
-        reply = await self._client.post(self._url, body, timeout=timeout, usage=usage)
-        seconds = time.monotonic() - started
+        reply, usage, seconds = await self._client.exchange(self._url, body, timeout=timeout)
         with stage("parse"):
             decision = self.read(reply, obs, usage)
         decision.model_seconds = seconds

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import json
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -86,10 +85,7 @@ class OpenAIComputerDialect:
     async def decide(self, obs: Observation, *, timeout: float) -> Decision:
         with stage("prompt"):
             body, notes = self.request(obs)
-        usage = Usage()
-        started = time.monotonic()
-        reply = await self._client.post(self._url, body, timeout=timeout, usage=usage)
-        seconds = time.monotonic() - started
+        reply, usage, seconds = await self._client.exchange(self._url, body, timeout=timeout)
         with stage("parse"):
             decision = self.read(reply, obs, usage)
         decision.model_seconds = seconds

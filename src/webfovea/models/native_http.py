@@ -10,6 +10,7 @@ retryable malformed-reply error, like every other client.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,6 +49,15 @@ class NativeClient:
 
         return await call_with_retry(attempt, endpoint=self.endpoint, policy=self._retry,
                                      timeout=timeout, call_timeout=self._timeout, usage=usage)
+
+    async def exchange(self, url: str, body: Mapping[str, Any], *,
+                       timeout: float) -> tuple[dict[str, Any], Usage, float]:
+        """One step's :meth:`post`: the reply, its own usage record and the seconds the model
+        took (retries included)."""
+        usage = Usage()
+        started = time.monotonic()
+        reply = await self.post(url, body, timeout=timeout, usage=usage)
+        return reply, usage, time.monotonic() - started
 
     async def _once(self, url: str, payload: bytes, seconds: float) -> dict[str, Any]:
         try:

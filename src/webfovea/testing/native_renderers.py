@@ -26,7 +26,7 @@ from ..models.base import Model
 from .fake_provider import FakeProvider
 from .fake_wire import FakeRequest, Provider
 from .native_reply import NativeReply
-from .renderer_base import FAKE_KEY, Seen
+from .renderer_base import FAKE_KEY, Seen, seen_in
 
 OPENAI_MODELS = {"preview": "computer-use-preview", "ga": "gpt-5.4"}
 GEMINI_MODELS: dict[Vocabulary, str] = {"legacy": "gemini-2.5-computer-use-preview-10-2025",
@@ -40,10 +40,6 @@ def _function_args(action: Action) -> dict[str, Any]:
 
 def _num(v: float) -> float | int:
     return int(v) if float(v).is_integer() else v
-
-
-def _task(text: str) -> str:
-    return text.removeprefix("Task: ").split("\n\n", 1)[0]
 
 
 def _fill_parts(action: Action) -> tuple[Action, Action, Action]:
@@ -66,10 +62,9 @@ class OpenAIComputerRenderer:
         notes = [str(i.get("output", "")) for i in items if i.get("type") == "function_call_output"]
         notes += [str(c.get("text", "")) for i in items if i.get("type") == "message"
                   for c in i.get("content") or () if c.get("type") == "input_text"]
-        image = request.images[-1]
-        self._size = Size(image.width, image.height)
-        return Seen(_task(first), step, "\n".join(notes) if step > 1 else "", image.width,
-                    image.height)
+        seen = seen_in(request, first, step, "\n".join(notes) if step > 1 else "")
+        self._size = Size(seen.width, seen.height)
+        return seen
 
     def render(self, action: Action, thought: str) -> NativeReply:
         space = ModelSpace(float(self._size.width), float(self._size.height))
@@ -106,10 +101,9 @@ class GeminiComputerRenderer:
         notes = [str(p["text"]) for p in last if "text" in p]
         notes += [str((p["functionResponse"].get("response") or {}).get("note", ""))
                   for p in last if "functionResponse" in p]
-        image = request.images[-1]
-        self._size = Size(image.width, image.height)
-        return Seen(_task(first), step, "\n".join(notes) if step > 1 else "", image.width,
-                    image.height)
+        seen = seen_in(request, first, step, "\n".join(notes) if step > 1 else "")
+        self._size = Size(seen.width, seen.height)
+        return seen
 
     def render(self, action: Action, thought: str) -> NativeReply:
         space = ModelSpace(float(self._size.width), float(self._size.height))

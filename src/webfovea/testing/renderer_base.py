@@ -25,6 +25,14 @@ class Seen:
     height: int
 
 
+def seen_in(request: FakeRequest, first_text: str, step: int, note: str) -> Seen:
+    """What the request shows: the task from the first user text ("Task: …" up to the first
+    blank line), the step, the note and the size of the last image as received."""
+    image = request.images[-1]
+    task = first_text.removeprefix("Task: ").split("\n\n", 1)[0]
+    return Seen(task, step, note, image.width, image.height)
+
+
 class Renderer(Protocol):
     provider: Provider
 

@@ -20,19 +20,14 @@ from ..config import AgentConfig
 from ..models.base import Model
 from .fake_provider import FakeProvider
 from .fake_tools import FakeCall, FakeReply
-from .fake_wire import FakeRequest, FakeTurn, Provider
-from .renderer_base import FAKE_KEY, Renderer, Seen
-
-
-def _task(turns: tuple[FakeTurn, ...]) -> str:
-    first = next((t.text for t in turns if t.role == "user"), "")
-    return first.removeprefix("Task: ").split("\n\n", 1)[0]
+from .fake_wire import FakeRequest, Provider
+from .renderer_base import FAKE_KEY, Renderer, Seen, seen_in
 
 
 def _seen(request: FakeRequest, note: str) -> Seen:
-    image = request.images[-1]
+    first = next((t.text for t in request.turns if t.role == "user"), "")
     step = 1 + sum(t.role == "assistant" for t in request.turns)
-    return Seen(_task(request.turns), step, note, image.width, image.height)
+    return seen_in(request, first, step, note)
 
 
 def _points(action: Action) -> dict[str, Any]:
