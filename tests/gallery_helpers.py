@@ -105,7 +105,7 @@ async def at_rest(ex: Executor) -> Screen:
     return await capture(ex.tabs.page, cap=ex.config.image_cap)
 
 
-Box = tuple[int, int, int, int]  # left, top, width, height in page CSS pixels
+Rect = tuple[int, int, int, int]  # left, top, width, height in page CSS pixels
 
 
 def sent_crop(screen: Screen, left: float, top: float, right: float, bottom: float) -> Image.Image:
@@ -113,23 +113,24 @@ def sent_crop(screen: Screen, left: float, top: float, right: float, bottom: flo
     (RGB, in the sent image's pixels)."""
     scale = screen.sent.width / screen.page.width
     with Image.open(io.BytesIO(screen.png)) as img:
-        return img.convert("RGB").crop((round(left * scale), round(top * scale),
-                                        round(right * scale), round(bottom * scale)))
+        crop: Image.Image = img.convert("RGB").crop((round(left * scale), round(top * scale),
+                                                     round(right * scale), round(bottom * scale)))
+    return crop
 
 
-def _crop(screen: Screen, box: Box) -> Image.Image:
+def _crop(screen: Screen, box: Rect) -> Image.Image:
     left, top, width, height = box
     return sent_crop(screen, left, top, left + width, top + height).convert("L")
 
 
-def differing(a: Screen, b: Screen, box: Box) -> float:
+def differing(a: Screen, b: Screen, box: Rect) -> float:
     """Share of the box's pixels that differ by more than anti-aliasing does."""
     one, two = _crop(a, box), _crop(b, box)
     diff = ImageChops.difference(one, two).point(lambda v: 255 if v > 40 else 0)
     return diff.histogram()[255] / max(1, one.width * one.height)
 
 
-def shows_end_state(before: Screen, after: Screen, rest: Screen, box: Box) -> bool:
+def shows_end_state(before: Screen, after: Screen, rest: Screen, box: Rect) -> bool:
     """The step's screenshot shows the change (it differs from before in the box) and it is
     the end state (it matches the page at rest there)."""
     return differing(before, after, box) > 0.002 and differing(after, rest, box) < 0.002

@@ -19,6 +19,7 @@ from webfovea.testing.fake_provider import FakeRequest
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]  # left, top, right, bottom in page CSS pixels
+Fractions = tuple[float, float, float, float]  # left, top, right, bottom as fractions of an image
 
 
 def count(screen: Screen, box: Box, match: Callable[[RGB], bool]) -> tuple[int, int]:
@@ -42,7 +43,7 @@ Pick = Literal["centre", "top", "right"]
 
 
 def find_colour(image: Image.Image, colour: RGB, *, tolerance: int = 30,
-                region: Box | None = None, pick: Pick = "centre") -> tuple[int, int] | None:
+                region: Fractions | None = None, pick: Pick = "centre") -> tuple[int, int] | None:
     """Where (image pixels) the pixels near ``colour`` are, optionally within ``region``
     given as fractions of the image (left, top, right, bottom): their centroid, or the
     topmost or rightmost of them."""
@@ -72,7 +73,7 @@ class Look:
 
     template: str
     colour: RGB
-    region: Box | None = None
+    region: Fractions | None = None
     pick: Pick = "centre"
     shift: int = 0
 
