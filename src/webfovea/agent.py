@@ -191,6 +191,7 @@ class _Run:
                             screenshot=self.writer.screen_path(step),
                             sent_size=(screen.sent.width, screen.sent.height),
                             page_size=(screen.page.width, screen.page.height),
+                            scroll_offset=screen.offset, zoom=screen.zoom,
                             model_size=(space.width, space.height))
         # The page's text is recorded for answer grounding while the model thinks.
         decision, _ = await asyncio.gather(self.dialect.decide(obs, timeout=self.guard.remaining()),

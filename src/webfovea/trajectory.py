@@ -42,6 +42,10 @@ class StepRecord(BaseModel):
     screenshot: str = ""  # path relative to the run dir, e.g. screens/001.png
     sent_size: tuple[int, int] = (0, 0)  # image as sent to the model
     page_size: tuple[int, int] = (0, 0)  # viewport in CSS pixels, measured
+    # Where the screenshot shows the document: the visual viewport's top-left in document
+    # CSS pixels (scroll offset + pinch pan), and the pinch zoom.
+    scroll_offset: tuple[float, float] = (0.0, 0.0)
+    zoom: float = 1.0
     model_size: tuple[float, float] = (0, 0)  # the model's coordinate space
     raw_reply: str = ""
     thought: str = ""

@@ -1,7 +1,8 @@
 """The image the model receives, rendered by Chromium at the size it is sent.
 
 Chromium draws the viewport straight at the sent size (``Page.captureScreenshot`` with a
-scaled clip) and encodes it: no full-size PNG is decoded, resized and re-encoded in
+scaled clip over the visual viewport, wherever the page is scrolled) and encodes it: no
+full-size PNG is decoded, resized and re-encoded in
 Python. The sizes are still measured, never assumed: the sent size is read from the PNG
 header of the very bytes sent, the viewport from the page. When Chromium's rounding of
 the scaled side differs from :func:`~webfovea.geometry.fit_within` (a few caps at odd
@@ -42,6 +43,10 @@ class Screen:
     page: Size  # viewport in CSS pixels, measured in the page
     url: str
     title: str
+    # Where the image shows the document: the visual viewport's top-left in document CSS
+    # pixels (the window's scroll offset plus any pinch-zoom pan) and the pinch zoom.
+    offset: tuple[float, float] = (0.0, 0.0)
+    zoom: float = 1.0
 
 
 def png_size(png: bytes) -> Size:
@@ -98,13 +103,27 @@ async def _render(page: Page, state: dict[str, Any], target: Size) -> bytes:
         _metrics[page] = metrics
     reply = await session.send("Page.captureScreenshot", {
         "format": "png",
-        "clip": {"x": 0, "y": 0, "width": viewport.width, "height": viewport.height,
-                 "scale": target.width / (viewport.width * ratio)},
+        "clip": _seen(state, viewport, scale=target.width / (viewport.width * ratio)),
         # Chromium's fast PNG settings: the same pixels, encoded in a fraction of the time
         # for a somewhat larger file (cheap on loopback, small next to model latency).
         "optimizeForSpeed": True,
     })
     return base64.b64decode(reply["data"])
+
+
+def _seen(state: dict[str, Any], viewport: Size, *, scale: float) -> dict[str, float]:
+    """The clip of what a person sees: the visual viewport, in document CSS pixels.
+
+    A clip is placed in the document, not in the window: at the scroll offset (and the
+    pinch-zoom pan) it draws what is on the screen; at (0, 0) it drew the top of the
+    document, white where that was no longer painted. A pinch zoom shows ``1 / zoom`` of
+    the layout viewport enlarged to fill the screen, so the clip shrinks by the zoom and
+    its scale grows by it: the image keeps the screen's size.
+    """
+    zoom = float(state["zoom"]) or 1.0
+    return {"x": float(state["left"]), "y": float(state["top"]),
+            "width": viewport.width / zoom, "height": viewport.height / zoom,
+            "scale": scale * zoom}
 
 
 @boundary
@@ -120,7 +139,8 @@ async def capture(page: Page, *, cap: Size | None) -> Screen:
     if sent != target:
         png, sent, full = await _fallback(page, cap)
     return Screen(png=png, sent=sent, capture=full, page=viewport, url=page.url,
-                  title=well_formed(str(state["title"])))
+                  title=well_formed(str(state["title"])),
+                  offset=(float(state["left"]), float(state["top"])), zoom=float(state["zoom"]))
 
 
 async def _fallback(page: Page, cap: Size | None) -> tuple[bytes, Size, Size]:

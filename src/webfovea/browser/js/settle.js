@@ -6,7 +6,7 @@
 // animation-frame loop that keeps changing the page, when the action started it (see
 // watch.js); a finite CSS transition, CSS animation or Web Animation that was not running
 // before the action (infinite ones never end, so they are ignored). No fixed quiet window: a static page
-// settles in two frames. Resolves { quiet: false } when capMs passes first.
+// settles in two frames; a window that is still scrolling is not settled. Resolves { quiet: false } when capMs passes first.
 ({ capMs }) => new Promise((resolve) => {
   const w = window[Symbol.for("webfovea.watch")];
   const start = performance.now();
@@ -22,6 +22,15 @@
     const end = a.effect ? a.effect.getComputedTiming().endTime : Infinity;
     return Number.isFinite(end);
   };
+  // Where the window shows the document: a smooth scroll (keyboard, an anchor under
+  // scroll-behavior: smooth) moves it frame after frame, and an image taken before it
+  // stops shows a place the page is about to leave. The window only: a container that
+  // scrolls by itself (a ticker) must not hold every step.
+  const where = () => {
+    const v = window.visualViewport;
+    return v ? `${v.pageLeft},${v.pageTop},${v.scale}` : `${window.scrollX},${window.scrollY}`;
+  };
+  let at = where();
   const animating = () => [document, ...w.roots].some((r) => r.getAnimations().some(running));
   const busy = (seq) => {
     const t = performance.now();
@@ -38,6 +47,9 @@
     }
     if (w.frames.size && t - w.loopWork < LOOP_IDLE) reasons.push("frame");
     if (w.changeSeq !== seq) reasons.push("mutation");
+    const here = where();
+    if (here !== at) reasons.push("scroll");
+    at = here;
     for (const r of reasons) held.add(r);
     return reasons.length > 0;
   };

@@ -1,0 +1,127 @@
+"""Issue 35: every image sent is the viewport as a person sees it, wherever the page is.
+
+A long page (tests/pages/viewport/long.html) is driven through the whole loop by a
+scripted model wrapped in a :class:`~as_seen.Witness`, at both screen sizes: scrolls,
+find_text, End / Home / PageDown, an in-page ``#hash`` link, a link away and go_back (the
+browser restores the offset). Each image the model is sent is held against a plain
+Playwright screenshot of the page at that moment; the evidence screenshot and a zoom
+after a scroll are held against it too. The page must really have moved (else the check
+proves nothing): the offsets the witness saw are asserted, and the step records carry them.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from as_seen import TOLERANCE, Witness, difference_from_bare, mean_difference
+from gallery_helpers import LARGE, SMALL, Browsers, View
+from webfovea.actions import Action, Point
+from webfovea.agent import run_task
+from webfovea.browser.capture import capture
+from webfovea.config import AgentConfig
+from webfovea.models.scripted import ScriptedModel
+from webfovea.task import Task
+from webfovea.testing.local_server import LocalServer
+
+BOTH = [pytest.param(v, id=v.name) for v in (LARGE, SMALL)]
+BAND = 200  # px, tests/pages/viewport/long.html
+
+
+def _reply(action: str) -> str:
+    return f"Thought: next.\nAction: {action}"
+
+
+async def _centre(page, selector: str, scale: float) -> str:  # type: ignore[no-untyped-def]
+    box = await page.locator(selector).bounding_box()
+    return f"'({(box['x'] + box['width'] / 2) * scale:.0f},{(box['y'] + box['height'] / 2) * scale:.0f})'"
+
+
+@pytest.mark.parametrize("view", BOTH)
+async def test_every_image_sent_after_the_window_moves_is_what_the_screen_shows(
+        sized: Browsers, pages: LocalServer, tmp_path: Path, view: View) -> None:
+    tabs = await (await sized.session(view)).new_tabs()
+    try:
+        await tabs.open(pages.url("viewport/long.html"))
+        page = tabs.page
+        scale = 1440 / view.viewport.width  # the default cap: 1440x810 at both sizes
+        middle = f"'({720},{405})'"
+        replies = [
+            f"scroll(start_box={middle}, direction='down')",
+            f"scroll(start_box={middle}, direction='down')",
+            "find_text(text='Band 31')",
+            "hotkey(key='end')",
+            "hotkey(key='home')",
+            "hotkey(key='pagedown')",
+            f"click(start_box={await _centre(page, '#jump', scale)})",
+            f"click(start_box={await _centre(page, '#away', scale)})",
+            "go_back()",
+            "finished(content='Band 31')",
+        ]
+        witness = Witness(ScriptedModel([_reply(r) for r in replies]), page)
+        result = await run_task(Task("Find band 31.", page.url), model=witness,
+                                session=await sized.session(view), config=AgentConfig(),
+                                out=tmp_path, tabs=tabs)
+        assert result.status == "finished", result
+        evidence = (tmp_path / "evidence.png").read_bytes()
+        assert await difference_from_bare(page, evidence) <= TOLERANCE
+    finally:
+        await tabs.close()
+
+    assert [s.step for s in witness.seen] == list(range(1, len(replies) + 1))
+    assert witness.wrong() == [], witness.seen
+    offsets = [s.scroll_y for s in witness.seen]
+    # Where each image was taken: the top; two scrolls down; band 31 in view; the end; the
+    # top; a screen down; band 40 by its anchor; the next page's top; band 40 again (back).
+    assert offsets[0] == 0 and 0 < offsets[1] < offsets[2]
+    assert offsets[3] <= 31 * BAND < offsets[3] + view.viewport.height
+    assert offsets[4] > 50 * BAND and offsets[5] == 0 and offsets[6] > 0
+    assert offsets[7] == 40 * BAND and offsets[8] == 0 and offsets[9] == 40 * BAND
+    steps = [json.loads(line) for line in (tmp_path / "steps.jsonl").read_text().splitlines()]
+    assert [s["scroll_offset"][1] for s in steps] == offsets
+
+
+@pytest.mark.parametrize("view", BOTH)
+async def test_a_zoom_after_a_scroll_shows_the_region_on_the_screen(
+        sized: Browsers, pages: LocalServer, view: View) -> None:
+    async with sized.open(view, pages.url("viewport/long.html")) as ex:
+        page = ex.tabs.page
+        await page.evaluate(f"window.scrollTo(0, {12 * BAND + 50})")
+        screen = await capture(page, cap=ex.config.image_cap)
+        assert screen.offset == (0, 12 * BAND + 50)
+        assert mean_difference(screen.png, await page.screenshot()) <= TOLERANCE
+        scale = screen.sent.width / screen.page.width
+        region = (100, 100, 500, 400)  # page CSS px
+        note = await ex.execute(Action("zoom", {
+            "start_box": Point(region[0] * scale, region[1] * scale),
+            "end_box": Point(region[2] * scale, region[3] * scale)}), screen)
+        assert note.image is not None
+        bare = await page.screenshot(clip={"x": region[0], "y": region[1],
+                                           "width": region[2] - region[0],
+                                           "height": region[3] - region[1]})
+        assert mean_difference(note.image, bare) <= TOLERANCE
+        with Image.open(io.BytesIO(note.image)) as zoomed:  # band 12 or 13, not the top's band 0
+            top_band = zoomed.convert("RGB").getpixel((5, 5))
+        with Image.open(io.BytesIO(await page.screenshot(clip={
+                "x": 0, "y": 0, "width": 10, "height": 10}))) as shown:
+            assert top_band != (255, 255, 255) and top_band == shown.convert("RGB").getpixel((5, 5))
+
+
+@pytest.mark.parametrize("view", BOTH)
+async def test_a_pinch_zoomed_visual_viewport_is_captured_as_seen(
+        sized: Browsers, pages: LocalServer, view: View) -> None:
+    async with sized.open(view, pages.url("viewport/long.html")) as ex:
+        page = ex.tabs.page
+        await page.evaluate(f"window.scrollTo(0, {20 * BAND})")
+        devtools = await page.context.new_cdp_session(page)
+        await devtools.send("Input.synthesizePinchGesture", {
+            "x": 300, "y": 300, "scaleFactor": 2.0, "relativeSpeed": 2000})
+        await page.wait_for_function("window.visualViewport.scale > 1.9")
+        screen = await capture(page, cap=ex.config.image_cap)
+        assert screen.zoom > 1.9 and screen.offset[1] > 20 * BAND
+        assert screen.sent.width == 1440
+        assert mean_difference(screen.png, await page.screenshot()) <= TOLERANCE
