@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from as_seen import suite_images_after_moves
 from webfovea.suite.catalog import tasks
 from webfovea.suite.cli import choose
 
@@ -34,11 +35,14 @@ def _suite_run(out: Path, *args: str) -> tuple[subprocess.CompletedProcess[str],
     return proc, {t["id"]: t for t in report["lines"]}
 
 
-def test_the_oracle_solves_suite_tasks_through_the_harness(tmp_path: Path) -> None:
+async def test_the_oracle_solves_suite_tasks_through_the_harness(tmp_path: Path) -> None:
     proc, by_id = _suite_run(tmp_path / "run")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert set(by_id) == set(TASKS.split(","))
     assert all(t["correct"] for t in by_id.values()), by_id
+    checked = await suite_images_after_moves(tmp_path / "run")
+    assert checked >= 1  # the long document is searched (filings-capacity)
+
 
 
 # Two suite runs; test_roundtrip's provider-resize test is the quick sample of the same effect.

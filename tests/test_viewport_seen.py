@@ -18,15 +18,18 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from as_seen import TOLERANCE, Witness, difference_from_bare, mean_difference
-from gallery_helpers import LARGE, SMALL, Browsers, View
+from as_seen import AFRESH_TOLERANCE, TOLERANCE, Witness, bare_at, difference_from_bare, mean_difference
+from gallery_helpers import LARGE, SMALL, Browsers, View, act_and_look
+from mcp_helpers import session_dirs, steps
 from webfovea.actions import Action, Point
 from webfovea.agent import run_task
 from webfovea.browser.capture import capture
+from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig
 from webfovea.models.scripted import ScriptedModel
 from webfovea.task import Task
 from webfovea.testing.local_server import LocalServer
+from webfovea.testing.mcp_client import FAST, image, stdio_client, text
 
 BOTH = [pytest.param(v, id=v.name) for v in (LARGE, SMALL)]
 BAND = 200  # px, tests/pages/viewport/long.html
@@ -125,3 +128,77 @@ async def test_a_pinch_zoomed_visual_viewport_is_captured_as_seen(
         assert screen.zoom > 1.9 and screen.offset[1] > 20 * BAND
         assert screen.sent.width == 1440
         assert mean_difference(screen.png, await page.screenshot()) <= TOLERANCE
+
+
+# Real component pages made longer than the screen by content below the component (as a
+# component sits on a long page of a real site): each image after the window moved is held
+# against the bare screenshot, over a React widget, a Chart.js canvas and Leaflet's tiles.
+GALLERY_PAGES = {"react_select": "#single", "chartjs_bars": "#chart", "leaflet_map": "#map"}
+BELOW = """() => {
+  const below = document.createElement("div");
+  below.style.cssText = "position:absolute;left:0;right:0;top:100vh;";
+  for (let i = 0; i < 14; i++) {
+    const band = document.createElement("div");
+    band.style.cssText = `height:200px;font:40px sans-serif;background:hsl(${i * 53 % 360},60%,70%)`;
+    band.textContent = i === 6 ? "Far below the component" : `Row ${i}`;
+    below.appendChild(band);
+  }
+  document.body.appendChild(below);
+}"""
+
+
+@pytest.mark.parametrize("view", BOTH)
+@pytest.mark.parametrize("name", list(GALLERY_PAGES))
+async def test_gallery_pages_are_sent_as_seen_at_every_offset(
+        sized: Browsers, gallery: LocalServer, view: View, name: str) -> None:
+    async with sized.open(view, gallery.url(f"/pages/{name}.html")) as ex:
+        page = ex.tabs.page
+        await page.locator(GALLERY_PAGES[name]).wait_for()
+        await page.evaluate(BELOW)
+        middle = (view.viewport.width * 0.8, view.viewport.height * 0.5)
+        offsets = []
+        for action, points, args in [("scroll", (middle,), {"direction": "down"}),
+                                     ("scroll", (middle,), {"direction": "down"}),
+                                     ("scroll", (middle,), {"direction": "up"}),
+                                     ("find_text", (), {"text": "Far below the component"}),
+                                     ("hotkey", (), {"key": "end"}),
+                                     ("hotkey", (), {"key": "home"}),
+                                     ("hotkey", (), {"key": "pagedown"})]:
+            note, screen = await act_and_look(ex, action, *points, **args)
+            assert "no detectable change" not in note.text, (action, note.text)
+            offsets.append(screen.offset[1])
+            difference = await difference_from_bare(page, screen.png)
+            assert difference <= TOLERANCE, (action, screen.offset, difference)
+    assert 0 < offsets[0] == offsets[2] < offsets[1]
+    assert offsets[5] == 0 and offsets[4] > offsets[3] > 0 and offsets[6] > 0
+
+
+async def test_the_mcp_server_sends_the_screen_as_seen_after_the_window_moves(
+        browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
+    """The MCP server (its own process) answers scroll, find_text and End with the screenshot
+    after them: each image, as returned to the client and as kept in ``screens/``, is held
+    against the long page opened afresh at the offset its step record gives."""
+    url = pages.url("viewport/long.html")
+    out = tmp_path / "mcp"
+    returned = []
+    async with stdio_client("--url", url, "--out", str(out), *FAST) as client:
+        for name, arguments in [("scroll", {"start_box": [640, 360], "direction": "down"}),
+                                ("find_text", {"text": "Band 31"}),
+                                ("hotkey", {"key": "end"})]:
+            reply = await client.call_tool(name, arguments)
+            assert not reply.is_error, text(reply)
+            returned.append(image(reply).convert("RGB").tobytes())
+        await client.call_tool("finish", {"answer": "Band 31"})
+    (run,) = session_dirs(out)
+    recorded = steps(run)
+    offsets = [s["scroll_offset"][1] for s in recorded]
+    assert offsets[0] == 0 and 0 < offsets[1] < offsets[2] < offsets[3]
+    for step in recorded:
+        sent = (run / step["screenshot"]).read_bytes()
+        bare = await bare_at(browser, url, tuple(step["scroll_offset"]))
+        assert mean_difference(sent, bare) <= AFRESH_TOLERANCE, (step["step"], step["scroll_offset"])
+    kept = []
+    for step in recorded[1:]:
+        with Image.open(run / step["screenshot"]) as shot:
+            kept.append(shot.convert("RGB").tobytes())
+    assert returned == kept  # what the client got is what the run directory keeps
