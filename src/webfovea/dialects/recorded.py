@@ -34,6 +34,8 @@ def retranslator(dialect: str, version: str | None) -> Retranslate | None:
 
         return lambda entry, record: translate(entry.get("call_id"), entry["native"],
                                                observation(record))
+    from .final_text import replaying_text  # the native dialects' text endings
+
     if dialect == "anthropic-computer":
         from .anthropic_actions import Translator
         from .anthropic_computer import DEFAULT_VERSION
@@ -46,16 +48,16 @@ def retranslator(dialect: str, version: str | None) -> Retranslate | None:
                    "input": native.get("input"), "toolset_name": native.get("toolset_name")}
             return translator.call(use, observation(record))
 
-        return again
+        return replaying_text(again)
     if dialect == "openai-computer":
         from .openai_computer import translate as openai
 
-        return lambda entry, record: openai(entry["native"], observation(record))
+        return replaying_text(lambda entry, record: openai(entry["native"], observation(record)))
     if dialect == "gemini-computer":
         from .gemini_computer import translate_recorded
 
-        return lambda entry, record: translate_recorded(entry["native"], observation(record),
-                                                        version)
+        return replaying_text(lambda entry, record: translate_recorded(
+            entry["native"], observation(record), version))
     if dialect in OUTSIDE:
         module, _, attr = OUTSIDE[dialect].partition(":")
         made: Retranslate = getattr(import_module(module), attr)(version)
