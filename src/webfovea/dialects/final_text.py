@@ -8,7 +8,7 @@ verifier judge it as any answer, and a model that calls the ``finished`` tool st
 Text that says nothing (empty, whitespace) stays a parse error, answered to the model.
 
 The call is recorded with ``native`` ``{"final_text": text}`` (there is no vendor call to
-keep), which ``replay`` reads back as the same ``finished``.
+keep), which ``replay`` reads back as the same ``finished`` (:mod:`.recorded`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..trajectory import StepRecord
 from .base import Call
-from .recorded import Retranslate
 from .schema import action_from_call
 
 FINAL_TEXT = "final_text"  # the key of a recorded text ending's ``native``
@@ -36,17 +34,3 @@ def recorded_text(native: Mapping[str, Any]) -> str | None:
     """The text of a recorded text ending, None for a recorded vendor call."""
     value = native.get(FINAL_TEXT)
     return value if isinstance(value, str) else None
-
-
-def replaying_text(again: Retranslate) -> Retranslate:
-    """A dialect's replay translation that reads its recorded text endings too."""
-
-    def translated(entry: dict[str, Any], record: StepRecord) -> Call:
-        text = recorded_text(entry.get("native") or {})
-        if text is not None:
-            call = final_text_call(text)
-            if call is not None:
-                return call
-        return again(entry, record)
-
-    return translated
