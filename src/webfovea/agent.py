@@ -47,7 +47,7 @@ def _dialect(model: Model, config: AgentConfig) -> Dialect:
 async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect | None = None,
                    session: BrowserSession, config: AgentConfig, out: Path,
                    tabs: Tabs | None = None) -> ResultRecord:
-    """Run one task to a named status; writes ``out`` (DESIGN's run directory) as it goes.
+    """Run one task to a named status; writes ``out`` (the run directory, docs/contracts.md) as it goes.
 
     Exactly one of ``model`` (asked through ``config.dialect``) and ``dialect`` (a ready one,
     e.g. the MCP server's bridge; the caller closes it). ``tabs``: a page the caller already

@@ -1,4 +1,4 @@
-"""The ``webfovea`` command (DESIGN's command line contract).
+"""The ``webfovea`` command (the command line contract, docs/contracts.md).
 
 Building the parser imports only the option modules; each command's handler imports what it
 runs when it is called, so ``--help``, ``view`` or ``score`` never load the browser, the model
