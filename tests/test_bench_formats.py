@@ -2,7 +2,10 @@
 read by shape (``--format`` overrides) and run by ``bench`` on the offline suite.
 
 The small files in tests/data/formats follow each benchmark's own published fields; their
-questions are offline-suite tasks, so the oracle can play them.
+questions are offline-suite tasks, so the oracle can play them. The AssistantBench lines are
+shaped as the dataset publishes them (AssistantBench/AssistantBench on Hugging Face: ``id``,
+``set``, ``task``, ``answer``, ``gold_url``, ``explanation``, ``metadata``, ``difficulty``; the
+test split's ``answer`` is null), so they name no start page (issue 29 item 1).
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.bench.tasks import read_tasks
+from webfovea.bench.formats import ASSISTANTBENCH_START
+from webfovea.bench.tasks import parse_line, read_tasks
 from webfovea.errors import ConfigError
 from webfovea.suite.server import SuiteServer
 
@@ -44,16 +48,37 @@ def test_an_online_mind2web_array_is_read_and_has_no_reference() -> None:
     assert task.tags == ("online-mind2web", "easy")
 
 
-def test_assistantbench_lines_carry_their_gold_answer() -> None:
-    (task,) = read_tasks(ASSISTANT).tasks
-    assert (task.answer, task.url) == ("27", "http://news.fovea.test/")
-    assert task.tags == ("assistantbench", "Easy")
+def test_published_assistantbench_lines_carry_their_answer() -> None:
+    found = read_tasks(ASSISTANT)
+    assert not found.problems, found.problems
+    dev, test = found.tasks
+    assert (dev.answer, dev.url) == ("27", ASSISTANTBENCH_START)
+    assert dev.instruction.startswith("How many stories does the Fovea Daily archive")
+    assert dev.tags == ("assistantbench", "Easy")
+    assert (test.answer, test.tags) == (None, ("assistantbench", "Medium"))  # scored elsewhere
+
+
+def test_a_copy_naming_the_reference_gold_answer_is_read_too() -> None:
+    line = {"id": "a1", "task": "How many?", "gold_answer": "27", "difficulty": "Hard",
+            "url": "http://news.fovea.test/"}
+    task = parse_line(json.dumps(line))
+    assert (task.answer, task.url, task.tags) == ("27", "http://news.fovea.test/",
+                                                  ("assistantbench", "Hard"))
+
+
+def test_our_own_lines_with_webretriever_names_are_not_taken_for_assistantbench() -> None:
+    # `task` and `answer` are WebRetriever's names too; without AssistantBench's own fields
+    # the line is ours, and its url is kept.
+    task = parse_line(json.dumps({"task_id": "w1", "task": "How many?", "answer": "3",
+                                  "website": "http://news.fovea.test/"}))
+    assert (task.answer, task.url, task.tags) == ("3", "http://news.fovea.test/", ())
 
 
 def test_format_overrides_the_guess_and_a_plain_array_is_still_refused(tmp_path: Path) -> None:
-    # Read as our JSON Lines, the line is a WebRetriever task: gold_answer is not a field.
-    (forced,) = read_tasks(ASSISTANT, fmt="jsonl").tasks
-    assert (forced.answer, forced.tags) == (None, ())
+    # Read as our JSON Lines, a published line has no start page: each is a bad line.
+    forced = read_tasks(ASSISTANT, fmt="jsonl")
+    assert not forced.tasks and [p.line for p in forced.problems] == [1, 2]
+    assert all("`url`" in p.reason for p in forced.problems)
     array = tmp_path / "array.json"
     array.write_text(json.dumps([{"id": "a", "instruction": "x", "url": "http://a.test/"}]))
     with pytest.raises(ConfigError, match="one JSON array"):
@@ -62,18 +87,33 @@ def test_format_overrides_the_guess_and_a_plain_array_is_still_refused(tmp_path:
         read_tasks(ASSISTANT, fmt="webarena")  # type: ignore[arg-type]
 
 
+def _started_at(task_file: Path, url: str, tmp_path: Path) -> Path:
+    """The published lines with a start page on the offline suite (a line may give ``url``):
+    AssistantBench's own start, a search engine, is out of reach offline."""
+    lines = [json.loads(line) for line in task_file.read_text().splitlines() if line.strip()]
+    copy = tmp_path / task_file.name
+    copy.write_text("".join(json.dumps({**line, "url": url}) + "\n" for line in lines))
+    return copy
+
+
 @pytest.fixture(scope="module")
 def suite() -> Iterator[SuiteServer]:
     with SuiteServer(seed=0) as server:
         yield server
 
 
-@pytest.mark.parametrize("task_file", [WEBVOYAGER, MIND2WEB, ASSISTANT],
+@pytest.mark.parametrize(("task_file", "fmt", "scored"),
+                         [(WEBVOYAGER, "auto", 1), (MIND2WEB, "auto", 0),
+                          (ASSISTANT, "assistantbench", 1)],
                          ids=["webvoyager", "online-mind2web", "assistantbench"])
-def test_each_format_runs_in_a_bench(suite: SuiteServer, tmp_path: Path, task_file: Path) -> None:
+def test_each_format_runs_in_a_bench(suite: SuiteServer, tmp_path: Path, task_file: Path,
+                                     fmt: str, scored: int) -> None:
+    if task_file == ASSISTANT:
+        task_file = _started_at(ASSISTANT, "http://news.fovea.test/", tmp_path)
     out = tmp_path / "run"
     bench = subprocess.run(
-        [sys.executable, "-m", "webfovea", "bench", str(task_file), "--out", str(out),
+        [sys.executable, "-m", "webfovea", "bench", str(task_file), "--format", fmt,
+         "--out", str(out),
          "--model", "oracle", "--host-resolver-rules", ",".join(suite.host_rules())],
         capture_output=True, text=True, timeout=600, env=os.environ.copy())
     assert bench.returncode == 0, bench.stdout + bench.stderr
@@ -82,3 +122,4 @@ def test_each_format_runs_in_a_bench(suite: SuiteServer, tmp_path: Path, task_fi
     lines = json.loads(score.stdout)["lines"]
     assert lines and all(ln["status"] == "finished" for ln in lines), lines
     assert all(ln["correct"] is (None if ln["reference"] is None else True) for ln in lines)
+    assert sum(ln["correct"] is True for ln in lines) == scored  # a reference is read and judged

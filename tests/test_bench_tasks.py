@@ -1,4 +1,4 @@
-"""Task files (DESIGN's fields and WebRetriever's) with broken lines, and the split."""
+"""Task files (the contract's fields and WebRetriever's) with broken lines, and the split."""
 
 from __future__ import annotations
 

@@ -102,3 +102,75 @@ def test_the_readme_lists_the_mcp_servers_tools_in_its_order() -> None:
     names = re.findall(r"`(\w+)`", listed.group(1))
     assert names == [tool.name for tool in tool_list()]
     assert '"mcpServers"' in readme and "http://127.0.0.1:8765/mcp" in readme
+
+
+# -- issue 29 item 4: the contracts live in the repository ----------------------------------
+
+CONTRACTS = DOCS / "contracts.md"
+# What a clone does not have: the developers' shared folder and its design document.
+OUTSIDE = re.compile(r"\.\./shared|shared/DESIGN|\bDESIGN\b|DIALECT-DESIGN|/work/")
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s#]+)")
+
+
+def project_files() -> list[Path]:
+    """Every file of the project: tracked, or new and not ignored (about to be committed)."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard",
+                             "-z"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    return [ROOT / name for name in listed.split("\0") if name and (ROOT / name).is_file()]
+
+
+def test_no_file_of_the_project_refers_to_a_path_outside_it() -> None:
+    this = Path(__file__).resolve()  # it names the patterns it looks for
+    found = []
+    for path in project_files():
+        if path.resolve() == this:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue  # images, archives
+        rel = path.relative_to(ROOT)
+        found += [f"{rel}: {m.group(0)!r}" for m in OUTSIDE.finditer(text)]
+        if path.suffix == ".md":
+            for target in MARKDOWN_LINK.findall(text):
+                if re.match(r"[a-z]+:", target):
+                    continue  # a URL, not a path
+                resolved = (path.parent / target).resolve()
+                if not resolved.is_relative_to(ROOT) or not resolved.exists():
+                    found.append(f"{rel}: link {target}")
+    assert not found, found
+
+
+def test_the_pattern_finds_what_a_clone_would_miss() -> None:
+    for line in ("are in `../shared/DESIGN.md`.", "(DESIGN's run directory)",
+                 "see /work/shared/reference"):
+        assert OUTSIDE.search(line), line
+    assert not OUTSIDE.search("a design choice: the contracts are in docs/contracts.md")
+
+
+def test_the_readme_links_the_contracts_page() -> None:
+    assert "](docs/contracts.md)" in (ROOT / "README.md").read_text()
+    assert "contracts.md" in (ROOT / "mkdocs.yml").read_text()
+
+
+def test_the_contracts_page_lists_every_exit_code_feedback_word_and_action() -> None:
+    """Read from the code, so the page cannot drift: each exit code with its status, each
+    step outcome, the feedback words, and each action of the reply grammar."""
+    from typing import get_args
+
+    from webfovea.actions import TEXT_ACTIONS
+    from webfovea.dialects.base import NOT_EXECUTED
+    from webfovea.errors import EXIT_CODES, TaskStatus
+    from webfovea.feedback import NO_CHANGE
+    from webfovea.trajectory import Outcome
+
+    page = CONTRACTS.read_text()
+    rows = dict(re.findall(r"^\| `(\w+)` \| (\d+) \|", page, re.M))
+    assert rows == {status: str(code) for status, code in EXIT_CODES.items()}
+    assert set(get_args(TaskStatus)) <= set(rows)  # every task status has its exit code
+    outcomes = re.findall(r"^\| `(\w+)` \| [^\d]", page, re.M)
+    assert set(get_args(Outcome)) <= set(outcomes), outcomes
+    assert f"**{NO_CHANGE}**" in page
+    assert NOT_EXECUTED.format(why="refused") in page
+    for spec in TEXT_ACTIONS.values():
+        assert f"`{spec.signature}`" in page or f"`{spec.name}(" in page, spec.name

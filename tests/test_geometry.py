@@ -1,4 +1,4 @@
-"""Coordinate spaces (DESIGN contract): pure conversions."""
+"""Coordinate spaces (the contract in docs/contracts.md): pure conversions."""
 
 from __future__ import annotations
 

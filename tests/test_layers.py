@@ -26,7 +26,7 @@ from webfovea.errors import (
 from webfovea.suite.web import SuiteError
 
 SRC = Path(webfovea.__file__).parent
-# Modules of the core (DESIGN's round trip without the page): they never reach up.
+# Modules of the core (the round trip without the page): they never reach up.
 CORE = ("actions", "parse", "prompt", "feedback", "evidence", "geometry", "guard", "hotkeys",
         "keys", "trajectory", "rundir", "outcomes", "options", "errors", "config", "task")
 UPPER = ("browser", "viewer", "bench", "suite")

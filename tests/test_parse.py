@@ -1,4 +1,5 @@
-"""PARSE stage: reply text → one Action (DESIGN "Reply grammar"), or a ParseError for the model."""
+"""PARSE stage: reply text → one Action (the reply grammar, docs/contracts.md), or a ParseError
+for the model."""
 
 from __future__ import annotations
 

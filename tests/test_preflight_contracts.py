@@ -26,6 +26,7 @@ import pytest
 from test_bench_support import closed_port_url, finish, write_tasks
 from webfovea.errors import ConfigError
 from webfovea.models.preflight import preflight
+from webfovea.rundir import load_run
 from webfovea.testing import FakeProvider, LocalServer
 from webfovea.testing.fake_provider import ScriptedPolicy
 
@@ -92,7 +93,26 @@ def test_a_refused_endpoint_is_retried_then_run_exits_3(pages: LocalServer, tmp_
     assert UNREACHABLE_HINT in proc.stderr and "ConnectError" in proc.stderr
     assert _attempts(proc.stderr) >= 2  # the first refusal waits U(0, 1 s) and tries again
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
-    assert not (tmp_path / "run" / "result.json").exists()  # no browser started
+    # Issue 29 item 3: --out records the ending as any other (the run directory's reader reads
+    # it), and no browser started: no step, no screenshot.
+    (task,) = load_run(tmp_path / "run").tasks
+    assert (task.result.status, task.result.steps, task.steps) == ("model_error", 0, [])
+    assert task.result.error and "cannot reach" in task.result.error
+    assert task.result.error in proc.stderr  # the message the command printed
+    assert task.result.task == "t" and task.result.url == pages.url("roundtrip/form.html")
+    assert task.result.model == f"{kind}:m" and task.result.config["time_limit"] == 4
+    assert list((tmp_path / "run" / "screens").iterdir()) == []
+
+
+def test_without_out_a_refused_pre_flight_leaves_no_run_directory(pages: LocalServer,
+                                                                  tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "webfovea", "run", "--url", pages.url("roundtrip/form.html"),
+         "--task", "t", "--model", "openai:m", "--base-url", closed_port_url() + "v1",
+         "--time-limit", "2"], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        env={**os.environ, **KEYS})
+    assert proc.returncode == 3, proc.stderr
+    assert list(tmp_path.iterdir()) == []  # no runs/<time> made for a run that never started
 
 
 def test_a_host_that_does_not_resolve_exits_3(pages: LocalServer, tmp_path: Path) -> None:

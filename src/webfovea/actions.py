@@ -135,7 +135,8 @@ _SPECS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec("go_back", (), "go back to the previous page", "go_back"),
     # Only for protocols with an address bar (MCP's open, Gemini's navigate): the text
-    # prompt has no open-URL action (DESIGN.md), so its parser refuses this as unknown.
+    # prompt has no open-URL action (the reply grammar, docs/contracts.md), so its parser
+    # refuses this as unknown.
     ActionSpec(
         "navigate",
         (ArgSpec("url", "text", "https://..."),),

@@ -47,7 +47,7 @@ def _dialect(model: Model, config: AgentConfig) -> Dialect:
 async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect | None = None,
                    session: BrowserSession, config: AgentConfig, out: Path,
                    tabs: Tabs | None = None) -> ResultRecord:
-    """Run one task to a named status; writes ``out`` (DESIGN's run directory) as it goes.
+    """Run one task to a named status; writes ``out`` (the run directory, docs/contracts.md) as it goes.
 
     Exactly one of ``model`` (asked through ``config.dialect``) and ``dialect`` (a ready one,
     e.g. the MCP server's bridge; the caller closes it). ``tabs``: a page the caller already
@@ -61,8 +61,7 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
         raise TypeError("run_task takes exactly one of model= and dialect=")
     own = tabs is None
     writer = TrajectoryWriter(out)
-    result = ResultRecord(task=task.instruction, url=task.url, task_id=task.id, model=name,
-                          config=_jsonable(config))
+    result = new_result(task, name, config)
     writer.write_result(result)
     guard = Guard(config)
     site: SiteSession | None = None
@@ -375,6 +374,13 @@ def batch_note(results: tuple[ActionResult, ...]) -> str:
     """The notes of a batch as one text (what a dialect without per-call results reads)."""
     return " ".join(f"[{i}] {(r.action.source() if r.action else 'call')}: {r.note}"
                     for i, r in enumerate(results, 1))
+
+
+def new_result(task: Task, model: str, config: AgentConfig) -> ResultRecord:
+    """A task's ``result.json`` record as the task starts (``running``); its ending fills it
+    in, also an ending before the loop (the ``run`` command's pre-flight)."""
+    return ResultRecord(task=task.instruction, url=task.url, task_id=task.id, model=model,
+                        config=_jsonable(config))
 
 
 def _jsonable(config: AgentConfig) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""The ``webfovea`` command (DESIGN's command line contract).
+"""The ``webfovea`` command (the command line contract, docs/contracts.md).
 
 Building the parser imports only the option modules; each command's handler imports what it
 runs when it is called, so ``--help``, ``view`` or ``score`` never load the browser, the model
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from . import __version__, check_cli, cost_cli, inputs, interrupts, live
 from .answers import cli as answers_cli
 from .bench import cli as bench_cli
-from .errors import WebfoveaError, error_exit, exit_code
+from .errors import ModelError, WebfoveaError, error_exit, exit_code
 from .interrupts import Interrupted
 from .mcp import cli as mcp_cli
 from .miniwob import cli as miniwob_cli
@@ -99,11 +99,12 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     return parser, commands
 
 
-async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
-    """One task with its own browser and model: what ``run`` and the scripted demo do."""
+async def run_one(task: Task, options: RunOptions, out: Path, *,
+                  record_preflight: bool = False) -> ResultRecord:
+    """One task with its own browser and model: what ``run`` and the scripted demo do.
+    ``record_preflight``: a pre-flight that ends the run still writes ``out``'s result.json."""
     from .agent import run_task
     from .browser.session import BrowserSession
-    from .model_options import preflight_or_skip
     from .models.loader import load_model
     from .snapshot.session import check_snapshot
 
@@ -111,13 +112,33 @@ async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
     model = load_model(options.model, base_url=options.base_url,
                        host_rules=options.browser.host_rules)
     try:
-        await preflight_or_skip(options.model, options.base_url,
-                                time_limit=options.agent.time_limit, skip=not options.preflight)
+        await _preflight(task, options, model.name, out if record_preflight else None)
         async with BrowserSession(options.browser) as session:
             return await run_task(task, model=model, session=session, config=options.agent,
                                   out=out)
     finally:
         await model.aclose()
+
+
+async def _preflight(task: Task, options: RunOptions, model: str, out: Path | None) -> None:
+    """The endpoint check before the browser starts. When it ends the run (the endpoint
+    unreachable after retries: exit 3) and ``out`` is given, ``out`` records that ending as
+    every ending is recorded: result.json with status ``model_error`` and the message."""
+    from .agent import new_result
+    from .model_options import preflight_or_skip
+    from .rundir import TrajectoryWriter
+
+    started = time.monotonic()
+    try:
+        await preflight_or_skip(options.model, options.base_url,
+                                time_limit=options.agent.time_limit, skip=not options.preflight)
+    except ModelError as e:
+        if out is not None:
+            result = new_result(task, model, options.agent)
+            result.status, result.error = e.status, str(e)
+            result.elapsed = time.monotonic() - started
+            TrajectoryWriter(out).write_result(result)
+        raise
 
 
 def _report(result: ResultRecord, out: Path) -> None:
@@ -144,7 +165,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
     options = RunFlags(**flags_from(ns)).options()  # every flag checked before anything runs
     with live.step_view(live.view_for(ns)):
         try:
-            result = interrupts.run(run_one(task, options, out))
+            result = interrupts.run(run_one(task, options, out,
+                                            record_preflight=ns.out is not None))
         except Interrupted as e:
             raise Interrupted(e.signum, f"the partial run is in {out}") from None
     _report(result, out)

@@ -1,6 +1,6 @@
 """Failure attribution: which stage of the round trip broke first, with the evidence.
 
-Each failed task is checked stage by stage (DESIGN's round trip: parse, execute, feedback,
+Each failed task is checked stage by stage (the round trip: parse, execute, feedback,
 observe, then the guardrails and the model around it, and crashes of the site, the browser or
 the harness itself). A finding is *strong* when it shows the harness misbehaving and *weak*
 when it only explains how the task ended (the step limit, tokens the parser removed as it

@@ -93,7 +93,7 @@ EXIT_CODES: dict[TaskStatus | str, int] = {
 
 
 def exit_code(status: str) -> int:
-    """``webfovea run`` exit code for a task status (DESIGN: 0 answer, 1 none, 3 model, 4 site)."""
+    """``webfovea run`` exit code for a task status (docs/contracts.md: 0 answer, 1 none, 3 model, 4 site)."""
     return EXIT_CODES.get(status, 1)
 
 

@@ -1,4 +1,4 @@
-"""Before/after evidence → one honest sentence for the model (DESIGN's feedback words).
+"""Before/after evidence → one honest sentence for the model (the feedback words of docs/contracts.md).
 
 Three states for an executed action: it took effect (``changed``), it made
 **no detectable change** (and the note names the element under the point and

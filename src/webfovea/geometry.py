@@ -1,4 +1,4 @@
-"""Coordinate spaces and conversions (DESIGN contract). Pure functions.
+"""Coordinate spaces and conversions (the contract in docs/contracts.md). Pure functions.
 
 page    CSS pixels of the viewport
 capture screenshot pixels = page x device scale factor

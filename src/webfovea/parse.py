@@ -1,6 +1,6 @@
 """PARSE stage: a model's reply text → one :class:`Action`, or a :class:`ParseError` for the model.
 
-Only the first Thought/Action pair counts (DESIGN "Reply grammar"). Chat-template tokens the
+Only the first Thought/Action pair counts (the reply grammar, docs/contracts.md). Chat-template tokens the
 model generated itself are removed everywhere before anything else is read, so they can never be
 typed into a page (the paper's 4.9 % of polluted episodes); everything discarded is returned in
 ``ParsedReply.stripped`` so the trajectory can show it. The reply is untrusted text of any size:

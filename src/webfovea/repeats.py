@@ -3,8 +3,8 @@
 The same action at the same point (within a few pixels) that keeps making no
 detectable change, or scrolling in the same direction with nothing moving,
 gets a note from the third time on that grows more insistent. It never stops
-the task: an idle stop killed tasks that would have succeeded (DESIGN's
-background, the paper's ablation). Any action that changes the page clears
+the task: an idle stop killed tasks that would have succeeded (the paper's
+ablation). Any action that changes the page clears
 every count, because the same point may now hold something else.
 """
 

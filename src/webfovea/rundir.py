@@ -1,4 +1,4 @@
-"""The run directory (DESIGN's contract): the one module that writes and reads it.
+"""The run directory (the contract in docs/contracts.md): the one module that writes and reads it.
 
 A task directory holds ``result.json`` (rewritten atomically after every step),
 ``steps.jsonl`` (one record appended per step), ``screens/NNN.png`` and ``evidence.png``.
@@ -100,7 +100,7 @@ def write_result(task_dir: Path, result: ResultRecord) -> None:
 
 
 def write_task(task_dir: Path, task: Task) -> None:
-    """``task.json``: the task line as the task file gave it (DESIGN's task file fields)."""
+    """``task.json``: the task line as the task file gave it (the task file's fields)."""
     line = {f.name: getattr(task, f.name) for f in fields(Task)}  # not a bench's trial number
     _atomic_write(task_dir / TASK, json.dumps(line, ensure_ascii=False, indent=2))
 

@@ -1,4 +1,4 @@
-"""A task: an instruction and an entry URL (DESIGN's task file record)."""
+"""A task: an instruction and an entry URL (the task file's record, docs/contracts.md)."""
 
 from __future__ import annotations
 

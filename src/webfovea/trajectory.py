@@ -1,4 +1,5 @@
-"""Step and result records: what one step and one task's outcome hold (DESIGN contract).
+"""Step and result records: what one step and one task's outcome hold (the run directory
+contract, docs/contracts.md).
 
 ``webfovea.rundir`` writes and reads them in the run directory.
 """
@@ -33,7 +34,7 @@ class UsageRecord(BaseModel):
 
 class StepRecord(BaseModel):
     """One line of ``steps.jsonl``: what a step sent, what the model replied, what the harness
-    did with it and what happened (DESIGN's run directory)."""
+    did with it and what happened (the run directory)."""
 
     step: int
     started_at: float

@@ -1,4 +1,4 @@
-"""The ``references`` subcommand (DESIGN's command line): a task file whose references carry
+"""The ``references`` subcommand (the command line, docs/contracts.md): a task file whose references carry
 their evidence, from a bench run. ``webfovea.cli`` adds it with :func:`register`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ``bench``, ``score`` and ``compare`` subcommands (DESIGN's command line contract).
+"""The ``bench``, ``score`` and ``compare`` subcommands (the command line contract, docs/contracts.md).
 
 ``webfovea.cli`` adds them with :func:`register`.
 """

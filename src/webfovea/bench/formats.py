@@ -6,9 +6,11 @@
   "possible", "ans": ...}]}}``), keyed by site name and the number after ``--``.
 * **Online-Mind2Web**: one JSON array of ``task_id``, ``confirmed_task``, ``website``,
   ``reference_length``, ``level``; no reference answers (score it by evidence).
-* **AssistantBench**: JSON Lines of ``id``, ``task``, ``gold_answer`` (and ``explanation``,
-  ``gold_url``, ``difficulty``, …); the tasks name no start page, so they start at a search
-  engine (:data:`ASSISTANTBENCH_START`) unless a line gives ``url`` or ``start_url``.
+* **AssistantBench** (``assistant_bench_v1.0_dev.jsonl``, ``…_test.jsonl`` on Hugging Face):
+  JSON Lines of ``id``, ``set``, ``task``, ``answer`` (null in the test split, scored on the
+  project's leaderboard), ``gold_url``, ``explanation``, ``metadata``, ``difficulty``; some
+  copies call the reference ``gold_answer``. The tasks name no start page, so they start at a
+  search engine (:data:`ASSISTANTBENCH_START`) unless a line gives ``url`` or ``start_url``.
 
 Shapes are told apart by their field names; ``--format`` overrides the guess.
 """
@@ -27,6 +29,7 @@ TASK_FORMATS: tuple[TaskFormat, ...] = ("auto", "jsonl", "webvoyager", "online-m
                                         "assistantbench")
 ASSISTANTBENCH_START = "https://duckduckgo.com/"
 WEBVOYAGER_ANSWERS = "reference_answer.json"  # looked for next to the task file
+ASSISTANTBENCH_FIELDS = frozenset({"gold_url", "gold_answer"})
 
 
 def detect(record: Mapping[str, Any]) -> TaskFormat:
@@ -35,7 +38,9 @@ def detect(record: Mapping[str, Any]) -> TaskFormat:
         return "webvoyager"
     if "confirmed_task" in record:
         return "online-mind2web"
-    if "gold_answer" in record and "task" in record:
+    # ``task`` and ``answer`` are also WebRetriever's names in our own JSON Lines, so the
+    # fields only AssistantBench has tell it apart.
+    if "task" in record and not ASSISTANTBENCH_FIELDS.isdisjoint(record.keys()):
         return "assistantbench"
     return "jsonl"
 
@@ -60,9 +65,18 @@ def to_ours(record: dict[str, Any], fmt: TaskFormat,
         difficulty = record.get("difficulty")
         return {"id": record.get("id"), "instruction": record.get("task"),
                 "url": record.get("url") or record.get("start_url") or ASSISTANTBENCH_START,
-                "answer": record.get("gold_answer") or None,
+                "answer": _first_given(record, "answer", "gold_answer"),
                 "tags": ["assistantbench", *([str(difficulty)] if difficulty else [])]}
     return record
+
+
+def _first_given(record: Mapping[str, Any], *names: str) -> Any:
+    """The first of the fields that holds a value; None when all are null or empty."""
+    for name in names:
+        value = record.get(name)
+        if value is not None and value != "":
+            return value
+    return None
 
 
 def _webvoyager_key(task_id: object, web_name: object) -> tuple[str, int | None]:

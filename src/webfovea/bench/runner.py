@@ -170,7 +170,7 @@ def task_dir(run_dir: Path, name: str, trial: int, trials: int) -> Path:
 
 def write_verdict(task_dir: Path, reference: str | None, verdict: Verdict,
                   judge: Judge | None, *, keep_evidence: bool = False) -> None:
-    """The task directory's ``score.json`` (DESIGN's run directory) for ``verdict``.
+    """The task directory's ``score.json`` (the run directory, docs/contracts.md) for ``verdict``.
     ``keep_evidence`` (a rescore of the same answers): the evidence judge's verdict stays,
     its category follows the new verdict."""
     word: RunVerdict = ("unscored" if verdict.correct is None

@@ -1,4 +1,4 @@
-"""Task files (DESIGN's JSON Lines contract, WebRetriever's field names too) and splits.
+"""Task files (the JSON Lines contract of docs/contracts.md, WebRetriever's field names too) and splits.
 
 A bad line never stops the others: it becomes a :class:`LineProblem` naming its line
 number and the reason.

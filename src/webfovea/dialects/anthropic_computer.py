@@ -13,7 +13,8 @@ Every native action is translated into the closed set before the guardrails see 
 as a text block, ``is_error`` for refusals, failures and skipped calls; the new screenshot
 rides in the last successful result (else after the results); a zoom result carries its
 crop. ``find_text``, ``read_text``, ``select``, ``hover`` and ``finished`` are custom tools
-next to the computer tool. History: screenshots leave in blocks (the text dialect's window)
+next to the computer tool; a turn that ends with text and no tool call is the answer too
+(:mod:`.final_text`). History: screenshots leave in blocks (the text dialect's window)
 and cache breakpoints sit on the system text and the recent and stable user turns.
 """
 
@@ -30,6 +31,7 @@ from ..models.sent import MAX_BREAKPOINTS
 from ..stages import stage
 from .anthropic_actions import EXTRA_TOOLS, Translator
 from .base import ActionResult, Call, Decision, Observation
+from .final_text import final_text_call
 from .native import (
     OMITTED,
     note_text,
@@ -67,8 +69,8 @@ INTRO = ("You are a web agent operating a real browser (one tab, one website) th
 STOPS = {"max_tokens": "Your reply was cut off at the token limit before a complete tool call.",
          "refusal": "The reply was a refusal and called no tool.",
          "pause_turn": "The turn was paused before any tool call."}
-NO_CALL = ("Your reply called no tool. Act with the computer tool or the other tools; when you "
-           "have the answer, call finished(content='the answer').")
+NO_CALL = ("Your reply called no tool and gave no answer. Act with the computer tool or the "
+           "other tools; when you have the answer, call finished(content='the answer').")
 
 
 @dataclass
@@ -156,10 +158,13 @@ class AnthropicComputerDialect:
         self.turns[-1].reply = content or [{"type": "text", "text": "(no reply)"}]
         self._pending = uses
         calls: list[Call] = [self.translator.call(use, obs) for use in uses]
+        stop = str(message.get("stop_reason"))
+        if not calls and stop not in STOPS:  # end_turn with text: Claude's last word
+            calls = [c for c in (final_text_call(thought),) if c is not None]
         decision = Decision(raw=raw_json(message), thought=thought.strip(), calls=calls,
                             usage=Usage())
         if not calls:
-            decision.parse_error = STOPS.get(str(message.get("stop_reason")), NO_CALL)
+            decision.parse_error = STOPS.get(stop, NO_CALL)
         return decision
 
     # -- the request -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ The agent loop builds an :class:`Observation` per step, asks ``dialect.decide(ob
 :class:`Decision` holding zero or more :class:`Call` s, each already translated into the closed
 action set (or carrying why it could not be). The loop guards and executes the calls in order
 and hands one :class:`ActionResult` per call back in the next observation, so a native dialect
-can answer each tool call in its own protocol's form. See DIALECT-DESIGN.md / docs/dialects.md.
+can answer each tool call in its own protocol's form. See docs/dialects.md.
 """
 
 from __future__ import annotations

@@ -13,7 +13,8 @@ for a refused, failed or skipped call, ``error`` with the same sentence, plus
 ``require_confirmation``; the screenshot after the batch rides in the last computer-use
 response's ``parts``. Screenshots of older turns are dropped in blocks of five (between 5
 and 9 kept), so the prefix stays byte-identical for four steps out of five and implicit
-caching can read it.
+caching can read it. Text parts (not thoughts) with no function call, the turn finished
+(``STOP``), are the model's answer, as ``finished`` (:mod:`.final_text`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from ..models.native_http import NativeClient, endpoint_of, shape_error
 from ..models.retry import Endpoint
 from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
+from .final_text import final_text_call
 from .gemini_actions import FUNCTIONS, Vocabulary, from_gemini
 from .native import note_text, system_text, task_text
 from .schema import action_from_call, tool_schemas
@@ -191,6 +193,10 @@ class GeminiComputerDialect:
             computer = str(call.get("name")) in FUNCTIONS[self.vocabulary]
             asked.calls += [(index, str(call.get("name")), computer)] * len(made)
             calls += made
+        if not calls and candidate.get("finishReason") in (None, "STOP"):  # the last word
+            said = "\n".join(p["text"] for p in parts
+                             if isinstance(p.get("text"), str) and not p.get("thought"))
+            calls = [c for c in (final_text_call(said),) if c is not None]
         self._asked = asked
         decision = Decision(raw=json.dumps(parts), thought="\n".join(thoughts), calls=calls,
                             usage=usage, safety_checks=safety)
@@ -291,8 +297,8 @@ def _no_call(candidate: Mapping[str, Any]) -> str:
     if reason == "MALFORMED_FUNCTION_CALL":
         return ("Your function call was malformed (finishReason MALFORMED_FUNCTION_CALL). Call "
                 "one computer-use action, or finished(content=...).")
-    return ("Your reply has no function call. Act on the page, or give the answer with "
-            "finished(content=...).")
+    return ("Your reply has no function call and no answer. Act on the page, or give the answer "
+            "with finished(content=...).")
 
 
 def _add_usage(usage: Usage, given: object) -> None:

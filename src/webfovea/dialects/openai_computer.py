@@ -12,7 +12,8 @@ batch, with ``acknowledged_safety_checks`` when the user chose to acknowledge th
 reasoning items stay server-side (a full-input client must send them all back), the
 screenshot is the only image uploaded per step, and the prefix the API caches is by
 construction the same from one step to the next. The note rides in that user message:
-``computer_call_output`` has no text or error field.
+``computer_call_output`` has no text or error field. A response with a ``message`` and no
+call is the model's answer, as ``finished`` (:mod:`.final_text`).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..models.native_http import NativeClient, endpoint_of, shape_error
 from ..models.retry import Endpoint
 from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
+from .final_text import final_text_call
 from .native import note_text, system_text, task_text
 from .openai_actions import from_openai
 from .schema import action_from_call, tool_schemas
@@ -185,6 +187,10 @@ class OpenAIComputerDialect:
             elif item.get("type") == "function_call":
                 calls.append(_function_call(item))
                 kinds.append((str(item.get("call_id")), "function"))
+        if not calls and reply.get("status") != "incomplete":  # a message: the last word
+            said = "\n".join(t for i in output if isinstance(i, dict) and i.get("type") == "message"
+                             for t in _texts(i))
+            calls = [c for c in (final_text_call(said),) if c is not None]
         self._asked = _Asked(response_id, tuple(kinds), checks)
         decision = Decision(raw=json.dumps(output), thought="\n".join(thoughts), calls=calls,
                             usage=usage, safety_checks=safety)
@@ -269,8 +275,8 @@ def _no_call(reply: Mapping[str, Any]) -> str:
     if reply.get("status") == "incomplete":
         return (f"Your reply was cut short ({(reply.get('incomplete_details') or {}).get('reason')})"
                 " before any action. Act with one computer action, or call finished(content=...).")
-    return ("Your reply has no computer action and no function call. Act on the page, or give "
-            "the answer with finished(content=...).")
+    return ("Your reply has no computer action, no function call and no answer. Act on the "
+            "page, or give the answer with finished(content=...).")
 
 
 def _add_usage(usage: Usage, given: object) -> None:

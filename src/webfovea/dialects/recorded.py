@@ -12,6 +12,7 @@ from ..geometry import ModelSpace
 from ..models.base import SentImage
 from ..trajectory import StepRecord
 from .base import Call, Observation
+from .final_text import final_text_call, recorded_text
 
 Retranslate = Callable[[dict[str, Any], StepRecord], Call]
 # Dialects living outside this package: name -> "module:factory(version) -> Retranslate",
@@ -46,18 +47,30 @@ def retranslator(dialect: str, version: str | None) -> Retranslate | None:
                    "input": native.get("input"), "toolset_name": native.get("toolset_name")}
             return translator.call(use, observation(record))
 
-        return again
+        return _with_text_endings(again)
     if dialect == "openai-computer":
         from .openai_computer import translate as openai
 
-        return lambda entry, record: openai(entry["native"], observation(record))
+        return _with_text_endings(lambda entry, record: openai(entry["native"], observation(record)))
     if dialect == "gemini-computer":
         from .gemini_computer import translate_recorded
 
-        return lambda entry, record: translate_recorded(entry["native"], observation(record),
-                                                        version)
+        return _with_text_endings(lambda entry, record: translate_recorded(
+            entry["native"], observation(record), version))
     if dialect in OUTSIDE:
         module, _, attr = OUTSIDE[dialect].partition(":")
         made: Retranslate = getattr(import_module(module), attr)(version)
         return made
     return None
+
+
+def _with_text_endings(again: Retranslate) -> Retranslate:
+    """A native dialect's translation that reads its recorded text endings too (a turn of
+    text and no tool call, recorded as ``{"final_text": text}``: webfovea.dialects.final_text)."""
+
+    def translated(entry: dict[str, Any], record: StepRecord) -> Call:
+        text = recorded_text(entry.get("native") or {})
+        call = final_text_call(text) if text is not None else None
+        return call if call is not None else again(entry, record)
+
+    return translated

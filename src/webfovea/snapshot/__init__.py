@@ -1,1 +1,1 @@
-"""Site snapshots: record every response a run loaded, replay them offline (DESIGN contract)."""
+"""Site snapshots: record every response a run loaded, replay them offline (docs/contracts.md)."""

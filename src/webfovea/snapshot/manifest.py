@@ -1,4 +1,4 @@
-"""A site snapshot on disk (DESIGN's "Site snapshots" contract).
+"""A site snapshot on disk (the site snapshots contract, docs/contracts.md).
 
 ``SNAP_DIR/manifest.json`` is small and readable: when the recording started, the
 origins it touched, one entry per recorded response (method, URL, status, the

@@ -38,7 +38,7 @@ def tasks(seed: int) -> list[SuiteTask]:
 
 
 def export_tasks(seed: int, out: TextIO) -> int:
-    """Write the DESIGN task file (JSON Lines, no plans); returns the number of tasks."""
+    """Write the task file (JSON Lines, no plans); returns the number of tasks."""
     found = tasks(seed)
     for t in found:
         out.write(json.dumps(t.to_json(), ensure_ascii=False) + "\n")

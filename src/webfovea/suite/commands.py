@@ -42,5 +42,5 @@ def list_tasks(*, seed: int, out: TextIO, answers: bool = False) -> int:
 
 
 def export(*, seed: int, out: TextIO) -> int:
-    """The DESIGN task file (JSON Lines) for ``seed``; returns the number of tasks written."""
+    """The task file (JSON Lines) for ``seed``; returns the number of tasks written."""
     return export_tasks(seed, out)

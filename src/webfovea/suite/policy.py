@@ -168,6 +168,6 @@ def to_action(move: Move, *, scale_x: float, scale_y: float) -> Action:
 
 
 def reply_text(move: Move, *, scale_x: float, scale_y: float) -> str:
-    """The move phrased as a model reply in the DESIGN grammar."""
+    """The move phrased as a model reply in the reply grammar."""
     action = to_action(move, scale_x=scale_x, scale_y=scale_y)
     return f"Thought: {move.thought}\nAction: {action.source()}"

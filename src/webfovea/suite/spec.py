@@ -183,7 +183,7 @@ class Plan:
 
 @dataclass(frozen=True)
 class SuiteTask:
-    """One suite task. ``to_json`` gives exactly the DESIGN task-file fields (no plan)."""
+    """One suite task. ``to_json`` gives exactly the task file's fields (no plan)."""
 
     id: str
     instruction: str
