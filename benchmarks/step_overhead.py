@@ -15,6 +15,11 @@ DOM nodes) and a page with two iframes, one of them cross-origin. The first harn
 of each task is left out: it pays the fingerprint's one-off baseline wait, which real
 runs pay while the model thinks.
 
+Each block also reads the CPU time its Chromium spent (the browser's whole process tree:
+browser, GPU/utility and renderer processes, reaped children included), so the step's
+browser CPU is compared with the floor's screenshot + click too ("CPU ms/step"); CPU time
+holds on a loaded machine far better than wall time.
+
     python benchmarks/step_overhead.py [--steps 10] [--rounds 3] [--json out.json]
 """
 
@@ -115,6 +120,65 @@ async def harness(session: BrowserSession, url: str, steps: int, out: Path
             [dict(getattr(s, "stage_seconds", {}) or {}) for s in records])
 
 
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def chromium_pids() -> set[int]:
+    pids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if "chrom" in Path(f"/proc/{entry}/comm").read_text():
+                    pids.add(int(entry))
+            except OSError:
+                continue
+    return pids
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of ``root`` and its live descendants, with the children they reaped."""
+    children: dict[int, list[int]] = {}
+    total = 0.0
+    for pid in chromium_pids():
+        try:
+            children.setdefault(int(_stat(pid)[1]), []).append(pid)
+        except OSError:
+            continue
+    todo = [root]
+    while todo:
+        pid = todo.pop()
+        try:
+            f = _stat(pid)
+        except OSError:
+            continue
+        total += sum(int(v) for v in f[11:15]) / _TICK  # utime stime cutime cstime
+        todo += children.get(pid, [])
+    return total
+
+
+def _ours(pid: int) -> bool:
+    """Whether ``pid`` descends from this process (other programs start Chromiums too)."""
+    while pid > 1:
+        if pid == os.getpid():
+            return True
+        try:
+            pid = int(_stat(pid)[1])
+        except OSError:
+            return False
+    return False
+
+
+def browser_root(before: set[int]) -> int:
+    """The main process of the Chromium this process started since ``before`` (its parent
+    is no Chromium)."""
+    every = chromium_pids()
+    return min(p for p in every - before if _ours(p) and int(_stat(p)[1]) not in every)
+
+
 def p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
 
@@ -133,18 +197,26 @@ def summary(times: dict[str, list[float]], stages: list[dict[str, float]]) -> di
 
 
 async def measure(url: str, browser: Browser, session: BrowserSession, steps: int, rounds: int,
-                  work: Path) -> dict[str, Any]:
+                  work: Path, roots: tuple[int, int]) -> dict[str, Any]:
     times: dict[str, list[float]] = {"bare": [], "instrumented": [], "harness": []}
+    cpu: dict[str, list[float]] = {"bare": [], "harness": []}
     stages: list[dict[str, float]] = []
     await bare(browser, url, 3)  # warm up: caches, fonts, the first paint
     await instrumented(session, url, 3)
     for r in range(rounds):
+        start = tree_cpu(roots[0])
         times["bare"] += await bare(browser, url, steps)
+        cpu["bare"].append((tree_cpu(roots[0]) - start) / steps)
         times["instrumented"] += await instrumented(session, url, steps)
+        start = tree_cpu(roots[1])
         t, s = await harness(session, url, steps, work / f"run-{r}")
+        # The harness block runs steps + 2 model turns (the baseline step, the answer).
+        cpu["harness"].append((tree_cpu(roots[1]) - start) / (steps + 2))
         times["harness"] += t
         stages += s
-    return summary(times, stages)
+    row = summary(times, stages)
+    row["chromium_cpu_ms_per_step"] = {k: statistics.median(v) * 1000 for k, v in cpu.items()}
+    return row
 
 
 def show(kind: str, row: dict[str, Any]) -> None:
@@ -152,6 +224,9 @@ def show(kind: str, row: dict[str, Any]) -> None:
     print(f"{kind:8} bare floor {b['median']:6.1f} ms (p90 {b['p90']:6.1f})  instrumented "
           f"{i['median']:6.1f} ms  harness {h['median']:6.1f} ms (p90 {h['p90']:6.1f})  "
           f"ratio {row['ratio']:4.2f}x bare, {row['ratio_instrumented']:4.2f}x instrumented")
+    c = row["chromium_cpu_ms_per_step"]
+    print(f"         Chromium CPU ms/step: bare {c['bare']:.1f}  harness {c['harness']:.1f}  "
+          f"({c['harness'] / max(c['bare'], 1e-9):.2f}x)")
     if row["stages_ms"]:
         print("         stages (median ms): " + "  ".join(
             f"{name} {ms:.1f}" for name, ms in row["stages_ms"].items()))
@@ -167,11 +242,15 @@ async def main(ns: argparse.Namespace) -> None:
             (root / "static.html").write_text(STATIC)
             (root / "heavy.html").write_text(heavy_page())
             (root / "frames.html").write_text(frames_page(other.url("").rstrip("/")))
+            before = chromium_pids()
             async with async_playwright() as pw, BrowserSession(BrowserConfig()) as session:
+                ours = browser_root(before)
+                before = chromium_pids()
                 plain = await pw.chromium.launch(executable_path=find_chromium(), headless=True)
+                roots = (browser_root(before), ours)
                 for kind in ns.kinds:
                     row = await measure(server.url(f"{kind}.html"), plain, session, ns.steps,
-                                        ns.rounds, root / kind)
+                                        ns.rounds, root / kind, roots)
                     results["kinds"][kind] = row
                     show(kind, row)
                     if ns.json:  # after each kind: a later failure keeps the earlier numbers
