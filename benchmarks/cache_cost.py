@@ -21,12 +21,12 @@ from pathlib import Path
 
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.task import Task
 from webfovea.cost_cli import load_task
 from webfovea.estimate import layout_cost
 from webfovea.models.loader import load_model
 from webfovea.models.prices import find_price
-from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 

@@ -24,10 +24,10 @@ from typing import Any
 
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.task import Task
 from webfovea.models.loader import load_model
 from webfovea.rundir import read_steps
-from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 

@@ -14,8 +14,8 @@ from counting_site import Counter, counting_site
 from gallery_helpers import Browsers
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig
-from webfovea.errors import ConfigError
+from webfovea.core.config import AgentConfig, BrowserConfig
+from webfovea.core.errors import ConfigError
 from webfovea.testing.local_server import LocalServer
 
 PAGES = Path(__file__).parent / "pages"

@@ -9,11 +9,11 @@ from typing import Any
 
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
 from webfovea.models.base import Model
 from webfovea.models.loader import load_model
 from webfovea.rundir import read_steps
-from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 from webfovea.testing.fake_tools import FakeCall, FakeReply
 from webfovea.trajectory import ResultRecord, StepRecord

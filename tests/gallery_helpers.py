@@ -18,7 +18,7 @@ from webfovea.actions import Action, Point
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.config import AgentConfig, BrowserConfig, Size
 from webfovea.feedback import Note
 
 

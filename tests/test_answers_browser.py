@@ -20,13 +20,13 @@ import pytest_asyncio
 
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, VerifierConfig
+from webfovea.core.config import AgentConfig, BrowserConfig, VerifierConfig
+from webfovea.core.task import Task
 from webfovea.diagnose import diagnose
 from webfovea.models.loader import load_model
 from webfovea.rundir import read_steps, read_verifier
 from webfovea.suite import SuiteServer
 from webfovea.suite.sites.stats.site import StatsSite
-from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, Policy, ScriptedPolicy
 from webfovea.trajectory import ResultRecord, StepRecord
 

@@ -14,7 +14,7 @@ from test_bench_support import run_cli
 from webfovea.bench.compare import compare, mcnemar_exact
 from webfovea.bench.scorer import Verdict
 from webfovea.bench.store import Store
-from webfovea.task import Task
+from webfovea.core.task import Task
 from webfovea.trajectory import ResultRecord
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from webfovea.bench.tasks import read_tasks
-from webfovea.errors import ConfigError
+from webfovea.core.errors import ConfigError
 from webfovea.suite.server import SuiteServer
 
 DATA = Path(__file__).parent / "data" / "formats"

@@ -8,7 +8,7 @@ import sys
 from PIL import Image, ImageChops
 
 from webfovea.calibrate import COLOURS, calibrate
-from webfovea.config import Size
+from webfovea.core.config import Size
 from webfovea.models.loader import load_model
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 

@@ -15,7 +15,7 @@ import pytest
 from PIL import ImageChops
 
 from webfovea.calibrate import COLOURS, calibrate
-from webfovea.config import Size
+from webfovea.core.config import Size
 from webfovea.models.loader import load_model
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 from webfovea.testing.fake_tools import FakeCall, FakeReply

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from webfovea.actions import Action, Point
-from webfovea.config import AgentConfig, Size
+from webfovea.core.config import AgentConfig, Size
+from webfovea.core.errors import ModelError
 from webfovea.dialects.anthropic_actions import Translator
 from webfovea.dialects.base import Observation
 from webfovea.dialects.keys import KeySpellingError, from_names, from_xdotool
-from webfovea.errors import ModelError
 from webfovea.geometry import ModelSpace
 from webfovea.hotkeys import blacklisted
 from webfovea.models.anthropic import AnthropicModel

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from webfovea.actions import REGISTRY, Action, Point
+from webfovea.core.errors import ParseError
 from webfovea.dialects.schema import action_from_call, tool_schemas
-from webfovea.errors import ParseError
 from webfovea.parse import parse_reply
 
 

@@ -24,11 +24,11 @@ from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.frame_fallback import captcha_kind
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
 from webfovea.feedback import NO_CHANGE, Note
 from webfovea.models.loader import load_model
 from webfovea.rundir import read_steps
-from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 

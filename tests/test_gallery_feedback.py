@@ -30,11 +30,11 @@ from webfovea.answers import ocr
 from webfovea.browser.capture import Screen
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
 from webfovea.feedback import NO_CHANGE
 from webfovea.models.loader import load_model
 from webfovea.rundir import read_steps
-from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider
 from webfovea.testing.local_server import LocalServer
 

@@ -21,11 +21,11 @@ from gallery_helpers import SMALL, Browsers, View, act, at_rest, differing, show
 from webfovea.agent import run_task
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
 from webfovea.feedback import NO_CHANGE
 from webfovea.models.loader import load_model
 from webfovea.rundir import read_steps
-from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from webfovea.actions import Point
-from webfovea.config import Size, SmartResize
+from webfovea.core.config import Size, SmartResize
 from webfovea.geometry import (
     ModelSpace,
     OutsideImage,

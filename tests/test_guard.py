@@ -11,9 +11,9 @@ import time
 import pytest
 
 from webfovea.actions import Action, Point
-from webfovea.config import AgentConfig
-from webfovea.domains import DomainPolicy, normalise_domain, site_of
-from webfovea.errors import ConfigError
+from webfovea.core.config import AgentConfig
+from webfovea.core.domains import DomainPolicy, normalise_domain, site_of
+from webfovea.core.errors import ConfigError
 from webfovea.guard import Guard
 from webfovea.hotkeys import blacklisted
 from webfovea.repeats import RepeatDetector

@@ -22,12 +22,12 @@ from playwright.async_api import Error as PlaywrightError
 from webfovea.agent import run_task
 from webfovea.browser.domain_lock import DomainLock
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
 from webfovea.models.loader import load_model
 from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.retry import RetryPolicy
 from webfovea.rundir import read_steps
-from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.trajectory import ResultRecord, StepRecord
 

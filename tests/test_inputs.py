@@ -12,7 +12,7 @@ import pytest
 
 from webfovea.bench.tasks import read_tasks
 from webfovea.cli import main
-from webfovea.errors import ConfigError
+from webfovea.core.errors import ConfigError
 
 Call = Callable[[list[str]], tuple[int, str]]
 GOOD = {"--url": "http://127.0.0.1:9/", "--task": "find it", "--model": "openai:m",

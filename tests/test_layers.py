@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import webfovea
-from webfovea.errors import (
+from webfovea.core.errors import (
     BrowserError,
     ConfigError,
     ModelError,

@@ -17,7 +17,7 @@ from counting_site import Counter
 from mcp_helpers import Hold, result_json, session_dirs, steps
 from webfovea.actions import REGISTRY
 from webfovea.bench.scorer import match
-from webfovea.config import Size
+from webfovea.core.config import Size
 from webfovea.dialects.schema import tool_schemas
 from webfovea.suite.catalog import tasks
 from webfovea.suite.server import SuiteServer

@@ -14,7 +14,7 @@ from webfovea.bench.store import Store
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.config import AgentConfig, BrowserConfig, Size
 from webfovea.testing.local_server import LocalServer
 
 pytest.importorskip("webfovea.miniwob.assets")

@@ -12,8 +12,8 @@ import pytest
 
 from webfovea.calibrate import COLOURS, MARKERS
 from webfovea.cli import build_parser
-from webfovea.config import AgentConfig, SmartResize
-from webfovea.errors import ConfigError, ModelError
+from webfovea.core.config import AgentConfig, SmartResize
+from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.preflight import preflight
 from webfovea.models.retry import RetryPolicy
 from webfovea.options import RunFlags, flags_from

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from webfovea.errors import ConfigError, ModelError
+from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.anthropic import AnthropicModel
 from webfovea.models.base import Model, ModelRequest, SentImage, Turn
 from webfovea.models.loader import load_model

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webfovea.actions import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
-from webfovea.errors import ParseError
+from webfovea.core.errors import ParseError
 from webfovea.hotkeys import blacklisted
 from webfovea.keys import key_names, to_playwright
 from webfovea.parse import ParsedReply, parse_reply

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from test_bench_support import closed_port_url, finish, write_tasks
-from webfovea.errors import ConfigError
+from webfovea.core.errors import ConfigError
 from webfovea.models.preflight import preflight
 from webfovea.testing import FakeProvider, LocalServer
 from webfovea.testing.fake_provider import ScriptedPolicy

@@ -12,12 +12,12 @@ import pytest
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.cli import main
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
 from webfovea.models.loader import load_model
 from webfovea.models.prefix_cache import Block, common_prefix
 from webfovea.prompt import first_shown
 from webfovea.rundir import read_steps
-from webfovea.task import Task
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 from webfovea.trajectory import ResultRecord

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.errors import ModelError
+from webfovea.core.errors import ModelError
 from webfovea.models.anthropic import AnthropicModel
 from webfovea.models.base import Model, ModelRequest, Turn
 from webfovea.models.openai_compat import OpenAICompatModel

@@ -14,7 +14,7 @@ import pytest_asyncio
 
 from viewer_helpers import SEARCH, record, scripted
 from webfovea.browser.session import BrowserSession
-from webfovea.errors import ConfigError, ParseError
+from webfovea.core.errors import ConfigError, ParseError
 from webfovea.parse import ParsedReply, parse_reply
 from webfovea.replay import format_report, replay
 from webfovea.testing.local_server import LocalServer

@@ -9,7 +9,7 @@ from webfovea.browser import fingerprint
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession, settle
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
 from webfovea.testing.local_server import LocalServer
 
 

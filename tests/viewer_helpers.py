@@ -17,9 +17,9 @@ from playwright.async_api import Page
 
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
 from webfovea.models.loader import load_model
-from webfovea.task import Task
 from webfovea.testing import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 from webfovea.trajectory import ResultRecord

@@ -16,18 +16,18 @@ from .browser.domain_lock import DomainLock
 from .browser.errors import translated
 from .browser.executor import Executor, safe_execute
 from .browser.session import BrowserSession, Tabs
-from .config import AgentConfig
+from .core.config import AgentConfig
+from .core.errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
+from .core.stages import Stages, stage
+from .core.task import Task
+from .core.text import well_formed
 from .dialects import factory, make_dialect
 from .dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
-from .errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
 from .geometry import model_space
 from .guard import Guard
 from .models.base import Model, SentImage, Usage
 from .rundir import TrajectoryWriter
 from .snapshot.session import SiteSession
-from .stages import Stages, stage
-from .task import Task
-from .text import well_formed
 from .trajectory import ResultRecord, StepRecord, UsageRecord
 
 

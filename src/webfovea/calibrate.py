@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from .config import COORD_SPACES, AgentConfig, Size, SmartResize
+from .core.config import COORD_SPACES, AgentConfig, Size, SmartResize
 from .dialects import make_dialect
 from .dialects.base import Decision, Observation
 from .geometry import model_space

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import profiles
-from .config import Size
+from .core.config import Size
+from .core.errors import ConfigError
 from .dialects import dialect_names
-from .errors import ConfigError
 
 if TYPE_CHECKING:
     from .calibrate import Calibration

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from . import __version__, check_cli, cost_cli, inputs, interrupts, live
 from .answers import cli as answers_cli
 from .bench import cli as bench_cli
-from .errors import WebfoveaError, error_exit, exit_code
+from .core.errors import WebfoveaError, error_exit, exit_code
 from .interrupts import Interrupted
 from .mcp import cli as mcp_cli
 from .miniwob import cli as miniwob_cli
@@ -29,7 +29,7 @@ from .suite import cli as suite_cli
 from .viewer import cli as viewer_cli
 
 if TYPE_CHECKING:
-    from .task import Task
+    from .core.task import Task
     from .trajectory import ResultRecord
 
 Command = Callable[[argparse.Namespace], int]
@@ -136,7 +136,7 @@ def _report(result: ResultRecord, out: Path) -> None:
 
 
 def cmd_run(ns: argparse.Namespace) -> int:
-    from .task import Task
+    from .core.task import Task
 
     inputs.check_run(ns)
     out = inputs.out_dir(ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S"))
@@ -161,7 +161,7 @@ REAL_MODEL_HINT = """To drive a real model instead, for example:
 
 def cmd_demo(ns: argparse.Namespace) -> int:
     from . import demo
-    from .task import Task
+    from .core.task import Task
     from .testing.local_server import LocalServer
 
     out = inputs.out_dir(ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S"))

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .config import AgentConfig
-from .errors import ConfigError
+from .core.config import AgentConfig
+from .core.errors import ConfigError
 from .models.prices import Price, cost_text, find_price
 from .trajectory import UsageRecord
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .actions import REGISTRY, ActionSpec, Point
-from .config import Size
+from .core.config import Size
 from .geometry import ModelSpace, OutsideImage, to_page
 from .parse import TOKEN_PATTERN, parse_reply
 from .replay import compare_step

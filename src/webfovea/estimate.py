@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from webfovea.config import AgentConfig, HistoryLayout
+from webfovea.core.config import AgentConfig, HistoryLayout
 from webfovea.models.base import ModelRequest, SentImage
 from webfovea.models.prefix_cache import Block, Charge, PrefixCache
 from webfovea.models.prices import Price

@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 from .actions import Point
-from .config import CoordSpace, Size, SmartResize
+from .core.config import CoordSpace, Size, SmartResize
 
 
 class OutsideImage(ValueError):

@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .actions import Action
-from .config import AgentConfig
-from .errors import TaskStatus
+from .core.config import AgentConfig
+from .core.errors import TaskStatus
 from .hotkeys import blacklisted
 from .repeats import PagePoints, RepeatDetector
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from . import inputs, profiles
 from .actions import REGISTRY
-from .config import (
+from .core.config import (
     COORD_SPACES,
     DEFAULT_ACTION_BUDGETS,
     GROUNDING_POLICIES,
@@ -25,9 +25,9 @@ from .config import (
     Size,
     VerifierConfig,
 )
+from .core.errors import ConfigError
+from .core.sites import SiteOptions
 from .dialects import dialect_names
-from .errors import ConfigError
-from .sites import SiteOptions
 
 _AGENT, _BROWSER = AgentConfig(), BrowserConfig()
 MODEL_HINT = ("give --model (openai:<name>, anthropic:<name>, oracle or scripted:<file>), or "

@@ -15,9 +15,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from webfovea import faults
 from webfovea.actions import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
-from webfovea.errors import ParseError
+from webfovea.core import faults
+from webfovea.core.errors import ParseError
 from webfovea.keys import key_names
 
 

@@ -21,8 +21,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .config import SmartResize
-from .errors import ConfigError
+from .core.config import SmartResize
+from .core.errors import ConfigError
 from .models.prices import Price, find_price, price_from
 
 if sys.version_info >= (3, 11):

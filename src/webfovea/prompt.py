@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .actions import action_space_text
-from .config import AgentConfig
+from .core.config import AgentConfig
 from .geometry import ModelSpace
 from .models.base import ModelRequest, SentImage, Turn
 

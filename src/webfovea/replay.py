@@ -13,8 +13,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from .core.errors import ParseError
 from .dialects.recorded import Retranslate, retranslator
-from .errors import ParseError
 from .parse import ParsedReply, parse_reply
 from .rundir import load_run
 from .trajectory import StepRecord

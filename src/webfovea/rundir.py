@@ -20,9 +20,9 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
-from .errors import ConfigError
-from .task import Task
-from .text import well_formed
+from .core.errors import ConfigError
+from .core.task import Task
+from .core.text import well_formed
 from .trajectory import ResultRecord, StepRecord, VerifierCall
 
 RESULT, STEPS, TASK, SCORE = "result.json", "steps.jsonl", "task.json", "score.json"

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .sites import SiteRecord
+from .core.sites import SiteRecord
 
 Outcome = Literal["changed", "no_change", "unknown", "refused", "error", "parse_error", "answer"]
 

@@ -19,8 +19,8 @@ from functools import partial
 from ..actions import Action
 from ..browser.capture import FrameText, frame_texts, joined
 from ..browser.session import Tabs
-from ..config import AgentConfig
-from ..errors import BrowserError
+from ..core.config import AgentConfig
+from ..core.errors import BrowserError
 from ..rundir import TrajectoryWriter
 from ..trajectory import GroundingRecord, SeenAt, UsageRecord, VerifierCall, VerifierRecord
 from . import ocr, verifier

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 from ..rundir import TaskRun, load_run
 
 

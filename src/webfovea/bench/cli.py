@@ -15,7 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 from ..options import BenchOptions, BenchSettings, Prices, add_run_options, flags_from
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 
 from .. import inputs, interrupts
-from ..errors import EXIT_CODES, ConfigError, ModelError
+from ..core.errors import EXIT_CODES, ConfigError, ModelError
 from ..interrupts import Interrupted
 from ..model_options import preflight_or_skip
 from ..models.loader import load_model

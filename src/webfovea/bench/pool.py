@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Protocol
 
 from ..browser.session import BrowserSession, Driver, shared_driver
-from ..errors import BrowserError
-from ..task import Task
+from ..core.errors import BrowserError
+from ..core.task import Task
 from ..trajectory import ResultRecord
 from .execute import Job, close_record, execute
 

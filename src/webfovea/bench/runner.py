@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from rich.console import Console
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
+from ..core.task import Task
 from ..models.loader import load_model
 from ..outcomes import evidence_category
 from ..rundir import (
@@ -27,7 +28,6 @@ from ..rundir import (
     write_task,
 )
 from ..rundir import Verdict as RunVerdict
-from ..task import Task
 from ..trajectory import ResultRecord
 from .execute import Job
 from .judge import Judge

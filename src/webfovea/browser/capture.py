@@ -22,10 +22,10 @@ from PIL import Image
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from ..config import Size
+from ..core.config import Size
+from ..core.stages import stage
+from ..core.text import well_formed
 from ..geometry import fit_within
-from ..stages import stage
-from ..text import well_formed
 from .errors import boundary
 from .scripts import js
 

@@ -17,15 +17,16 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 
-from .. import faults, feedback
+from .. import feedback
 from ..actions import REGISTRY, Action
-from ..config import AgentConfig, Size
-from ..domains import WEB_SCHEMES, DomainPolicy
-from ..errors import BrowserError
+from ..core import faults
+from ..core.config import AgentConfig, Size
+from ..core.domains import WEB_SCHEMES, DomainPolicy
+from ..core.errors import BrowserError
+from ..core.stages import stage
 from ..evidence import Effect
 from ..geometry import OutsideImage, model_space, to_page
 from ..keys import to_playwright
-from ..stages import stage
 from . import custom_select, fingerprint, gestures, native_inputs, observe
 from .capture import Screen
 from .errors import translated

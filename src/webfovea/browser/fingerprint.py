@@ -20,7 +20,7 @@ from PIL import Image, ImageChops
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FloatRect, Frame, Page
 
-from .. import faults
+from ..core import faults
 from ..evidence import Change, ChangeKind, Comparison
 from .errors import boundary
 from .locate import Hit, short_url

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from ..config import AgentConfig
-from ..errors import ConfigError
+from ..core.config import AgentConfig
+from ..core.errors import ConfigError
 from ..models.base import Model
 from .base import Dialect, DialectFactory
 

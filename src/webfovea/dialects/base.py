@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from ..actions import Action
-from ..config import AgentConfig, Size
+from ..core.config import AgentConfig, Size
 from ..geometry import ModelSpace
 from ..models.base import Model, SentImage, Usage
 from ..trajectory import Outcome

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
 from ..actions import DIRECTIONS, Action, Point
-from ..domains import DomainPolicy
+from ..core.domains import DomainPolicy
 from ..geometry import ModelSpace
 from ..keys import key_names
 from .keys import KeySpellingError, from_names, from_xdotool

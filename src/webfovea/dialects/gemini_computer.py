@@ -24,13 +24,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config import AgentConfig
-from ..domains import DomainPolicy
-from ..errors import ConfigError, ParseError
+from ..core.config import AgentConfig
+from ..core.domains import DomainPolicy
+from ..core.errors import ConfigError, ParseError
+from ..core.stages import stage
 from ..models.base import Model, SentImage, Usage
 from ..models.native_http import NativeClient, endpoint_of, shape_error
 from ..models.retry import Endpoint
-from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
 from .gemini_actions import FUNCTIONS, Vocabulary, from_gemini
 from .native import note_text, system_text, task_text

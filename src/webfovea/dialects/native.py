@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from ..actions import Point
-from ..config import AgentConfig
+from ..core.config import AgentConfig
 from ..geometry import ModelSpace
 from ..prompt import CONSTRAINTS, NOTE_CAP, TASK_CAP, clip, first_shown
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..actions import Action, Point
-from ..config import Size
+from ..core.config import Size
 from ..geometry import ModelSpace
 from ..keys import key_names
 from .keys import KeySpellingError, from_names

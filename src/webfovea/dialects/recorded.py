@@ -7,7 +7,7 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
-from ..config import Size
+from ..core.config import Size
 from ..geometry import ModelSpace
 from ..models.base import SentImage
 from ..trajectory import StepRecord

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import DIRECTIONS, REGISTRY, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
-from ..errors import ParseError
+from ..core.errors import ParseError
 from ..keys import key_names
 
 _SHOWN = 60  # characters of a bad value quoted back to the model

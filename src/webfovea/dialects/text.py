@@ -8,13 +8,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..config import AgentConfig
-from ..errors import ParseError
+from ..core.config import AgentConfig
+from ..core.errors import ParseError
+from ..core.stages import stage
 from ..models.base import Model
 from ..models.sent import sent_summary
 from ..parse import parse_reply
 from ..prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
-from ..stages import stage
 from .base import Call, Decision, Observation
 
 

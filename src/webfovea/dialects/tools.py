@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import Action, Point
-from ..config import AgentConfig
-from ..errors import ConfigError, ParseError
+from ..core.config import AgentConfig
+from ..core.errors import ConfigError, ParseError
+from ..core.stages import stage
 from ..models.base import Model, SentImage, Usage
 from ..models.openai_compat import OpenAICompatModel, data_url
 from ..prompt import coordinate_text
-from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation
 from .native import (
     OMITTED,

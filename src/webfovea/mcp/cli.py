@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..config import AgentConfig, BrowserConfig
+from ..core.config import AgentConfig, BrowserConfig
 from .settings import DEFAULT_IMAGE_CAP, DEFAULT_OUT
 
 Handler = Callable[[argparse.Namespace], int]

@@ -11,9 +11,9 @@ from urllib.parse import urlsplit
 
 from ..agent import run_task
 from ..browser.session import BrowserSession
-from ..domains import WEB_SCHEMES, DomainPolicy
-from ..errors import ParseError
-from ..task import Task
+from ..core.domains import WEB_SCHEMES, DomainPolicy
+from ..core.errors import ParseError
+from ..core.task import Task
 from ..trajectory import ResultRecord
 from .dialect import McpDialect
 from .replies import Reply

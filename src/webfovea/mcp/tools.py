@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..actions import REGISTRY, Action, Point
+from ..core.errors import ParseError
 from ..dialects.base import Call
 from ..dialects.schema import action_from_call, arguments_of, tool_schemas
-from ..errors import ParseError
 from ..geometry import ModelSpace
 from ..models.base import SentImage
 

@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 
 from .. import inputs, interrupts
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 from ..interrupts import Interrupted
 from ..options import RunFlags, add_run_options, flags_from
 from . import ORACLE, assets

@@ -14,7 +14,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 from ..actions import Action
-from ..config import AgentConfig
+from ..core.config import AgentConfig
 from ..dialects import factory
 from ..testing.fake_tools import FakeReply
 from ..testing.fake_wire import FakeRequest

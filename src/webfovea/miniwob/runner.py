@@ -28,12 +28,12 @@ from ..bench.scorer import Verdict
 from ..bench.store import Store
 from ..browser.domain_lock import DomainLock
 from ..browser.session import BrowserSession, Tabs
-from ..config import AgentConfig, BrowserConfig
+from ..core.config import AgentConfig, BrowserConfig
+from ..core.task import Task
 from ..dialects.base import Dialect
 from ..models.base import Model
 from ..models.loader import load_model
 from ..rundir import read_steps, write_task
-from ..task import Task
 from ..testing.local_server import LocalServer
 from ..trajectory import ResultRecord
 from . import ORACLE, assets

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import inputs
-from ..config import GROUNDING_POLICIES
-from ..errors import ConfigError
+from ..core.config import GROUNDING_POLICIES
+from ..core.errors import ConfigError
 from ..interrupts import Interrupted
 from ..options import BenchOptions, BenchSettings, add_dialect_options
 

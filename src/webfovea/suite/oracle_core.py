@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..actions import Action
-from ..config import Size
+from ..core.config import Size
 from ..geometry import fit_within
 from .catalog import tasks as suite_tasks
 from .layout import Layout

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..actions import Action, Point
-from ..config import AgentConfig, Size
+from ..core.config import AgentConfig, Size
 from ..dialects.gemini_actions import Vocabulary, to_gemini
 from ..dialects.gemini_computer import vocabulary_for
 from ..dialects.openai_actions import to_openai

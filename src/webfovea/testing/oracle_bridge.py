@@ -12,9 +12,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from ..config import AgentConfig
+from ..core.config import AgentConfig
+from ..core.errors import ConfigError
 from ..dialects.base import Decision, Dialect, DialectFactory, Observation
-from ..errors import ConfigError
 from ..models.base import Model
 from ..models.oracle import OracleModel
 from .fake_provider import FakeProvider

@@ -13,7 +13,7 @@ import threading
 
 import httpx
 
-from ..config import Size
+from ..core.config import Size
 from ..suite.oracle_core import INFO, LAYOUT, OracleCore, read_layout
 from ..suite.server import CONTROL
 from ..suite.web import SuiteError

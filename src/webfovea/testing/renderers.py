@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..actions import Action, Point
-from ..config import AgentConfig
+from ..core.config import AgentConfig
 from ..models.base import Model
 from .fake_provider import FakeProvider
 from .fake_tools import FakeCall, FakeReply

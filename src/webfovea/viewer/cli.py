@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import inputs
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 
 # Handlers import what they run when called (see webfovea.cli): parsing stays light.
 
