@@ -27,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from webfovea.bench import cli as bench_cli
-from webfovea.rundir import load_run
+from webfovea.rundir.store import load_run
 from webfovea.suite.catalog import tasks
 from webfovea.suite.cli import choose
 from webfovea.suite.server import SuiteServer

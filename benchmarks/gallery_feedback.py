@@ -34,7 +34,7 @@ from webfovea.browser.session import BrowserSession  # noqa: E402
 from webfovea.core.config import AgentConfig  # noqa: E402
 from webfovea.core.task import Task  # noqa: E402
 from webfovea.models.loader import load_model  # noqa: E402
-from webfovea.rundir import read_steps  # noqa: E402
+from webfovea.rundir.store import read_steps  # noqa: E402
 from webfovea.testing.fake_provider import FakeProvider  # noqa: E402
 from webfovea.testing.local_server import LocalServer  # noqa: E402
 

@@ -17,7 +17,7 @@ from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig, BrowserConfig
 from webfovea.core.task import Task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 

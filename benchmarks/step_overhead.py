@@ -38,7 +38,7 @@ from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig, BrowserConfig
 from webfovea.core.task import Task
 from webfovea.models.scripted import ScriptedModel
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
 from webfovea.testing.local_server import LocalServer
 
 STAGES = ("capture", "encode", "prompt", "parse", "execute", "settle", "fingerprints",

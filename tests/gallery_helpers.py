@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from webfovea.actions import Action, Point
+from webfovea.actions.registry import Action, Point
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.session import BrowserSession

@@ -14,7 +14,7 @@ from PIL import Image
 
 from gallery_helpers import sent_crop
 from webfovea.browser.capture import Screen
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
 from webfovea.testing.fake_provider import FakeRequest
 
 RGB = tuple[int, int, int]

@@ -21,7 +21,7 @@ from webfovea.answers.seen import SessionText
 from webfovea.answers.verifier import parse_verdict
 from webfovea.browser.capture import FrameText
 from webfovea.core.config import AgentConfig
-from webfovea.rundir import TrajectoryWriter
+from webfovea.rundir.store import TrajectoryWriter
 
 TABLE = "Region\tCrop\tYear\tTonnes\nEastern\tBarley\t2019\t92,536\nWestern\tBarley\t2019\t48,210"
 URL = "http://stats.fovea.test/table/AGR01"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from webfovea.actions import REGISTRY, Action, Point
+from webfovea.actions.registry import REGISTRY, Action, Point
 from webfovea.core.errors import ParseError
 from webfovea.dialects.schema import action_from_call, tool_schemas
 from webfovea.parse import parse_reply

@@ -18,11 +18,11 @@ from webfovea.core.task import Task
 from webfovea.models import load_model
 from webfovea.models.prices import find_price
 from webfovea.replay import replay
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
+from webfovea.rundir.trajectory import ResultRecord, StepRecord
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 from webfovea.testing.native_reply import NativeReply
-from webfovea.trajectory import ResultRecord, StepRecord
 
 # tests/pages/computer_use/page.html at the default viewport 1920x1080, sent as 1440x810:
 # OpenAI answers in screenshot pixels (x0.75), Gemini on the 0-999 grid (/1920, /1080 x1000).

@@ -18,7 +18,7 @@ import pytest_asyncio
 from PIL import Image
 
 from conftest import Opener
-from webfovea.actions import Action, Point
+from webfovea.actions.registry import Action, Point
 from webfovea.agent import run_task
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
@@ -28,7 +28,7 @@ from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.feedback import NO_CHANGE, Note
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 

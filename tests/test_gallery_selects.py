@@ -25,7 +25,7 @@ from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.feedback import NO_CHANGE
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
 from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 

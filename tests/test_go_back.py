@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import Opener
-from webfovea.actions import Action
+from webfovea.actions.registry import Action
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
 from webfovea.feedback import Note

@@ -10,12 +10,12 @@ import time
 
 import pytest
 
-from webfovea.actions import Action, Point
+from webfovea.actions.hotkeys import blacklisted
+from webfovea.actions.registry import Action, Point
 from webfovea.core.config import AgentConfig
 from webfovea.core.domains import DomainPolicy, normalise_domain, site_of
 from webfovea.core.errors import ConfigError
 from webfovea.guard import Guard
-from webfovea.hotkeys import blacklisted
 from webfovea.repeats import RepeatDetector
 
 

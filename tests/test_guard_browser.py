@@ -27,9 +27,9 @@ from webfovea.core.task import Task
 from webfovea.models.loader import load_model
 from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.retry import RetryPolicy
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
+from webfovea.rundir.trajectory import ResultRecord, StepRecord
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.trajectory import ResultRecord, StepRecord
 
 PAGES = Path(__file__).parent / "pages" / "guard"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript"}

@@ -22,7 +22,7 @@ from test_bench_support import PAGES as BENCH_PAGES
 from test_bench_support import TaskPolicy, finish, provider, write_tasks
 from viewer_helpers import REVEAL, click, record, reply, reveal_policy
 from webfovea.browser.session import BrowserSession
-from webfovea.events import StepEvent, event_of
+from webfovea.rundir.events import StepEvent, event_of
 from webfovea.testing import FakeProvider
 from webfovea.testing.local_server import LocalServer
 

@@ -15,7 +15,7 @@ from mcp import Client
 
 from counting_site import Counter
 from mcp_helpers import Hold, result_json, session_dirs, steps
-from webfovea.actions import REGISTRY
+from webfovea.actions.registry import REGISTRY
 from webfovea.bench.scorer import match
 from webfovea.core.config import Size
 from webfovea.dialects.schema import tool_schemas

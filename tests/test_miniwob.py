@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.actions import Action, Point
+from webfovea.actions.registry import Action, Point
 from webfovea.bench.store import Store
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor

@@ -13,7 +13,7 @@ from typing import Any
 from playwright.async_api import Frame
 
 from conftest import Opener
-from webfovea.actions import Action
+from webfovea.actions.registry import Action
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.observe import READ_LIMIT

@@ -15,7 +15,7 @@ from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.models.loader import load_model
 from webfovea.prompt import ACTION_CAP, NOTE_CAP, THOUGHT_CAP
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webfovea.actions import REGISTRY, TEXT_ACTIONS
+from webfovea.actions.registry import REGISTRY, TEXT_ACTIONS
 from webfovea.browser.executor import Executor
 from webfovea.prompt import system_text
 

@@ -18,10 +18,10 @@ from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig, BrowserConfig, Size
 from webfovea.core.task import Task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
+from webfovea.rundir.trajectory import ResultRecord, StepRecord
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
-from webfovea.trajectory import ResultRecord, StepRecord
 
 Policy = Callable[[FakeRequest], str]
 

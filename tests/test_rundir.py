@@ -22,7 +22,7 @@ from webfovea.bench.store import Store
 from webfovea.browser.session import BrowserSession
 from webfovea.diagnose import diagnose
 from webfovea.replay import replay
-from webfovea.rundir import load_run
+from webfovea.rundir.store import load_run
 from webfovea.testing import FakeProvider, FakeRequest, LocalServer
 
 TASKS = [  # id, instruction, reference, tags, policy

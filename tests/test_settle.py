@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from webfovea.actions import Action, Point
+from webfovea.actions.registry import Action, Point
 from webfovea.browser import fingerprint
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor

@@ -30,12 +30,12 @@ from webfovea.core.sites import UNMATCHED_FILE, SiteOptions
 from webfovea.core.task import Task
 from webfovea.models.loader import load_model
 from webfovea.models.scripted import ScriptedModel
+from webfovea.rundir.trajectory import ResultRecord
 from webfovea.snapshot.manifest import Snapshot
 from webfovea.snapshot.match import RANDOM_BODY
 from webfovea.snapshot.rules import Rules
 from webfovea.snapshot.session import SiteSession
 from webfovea.testing.fake_provider import FakeProvider, FakeRequest
-from webfovea.trajectory import ResultRecord
 
 SITE = Path(__file__).parent / "pages" / "snapshot"
 LOOK = "Thought: let the page load\nAction: wait()"

@@ -25,7 +25,7 @@ import viewer_helpers as helpers
 from viewer_helpers import BAIT, HELP, REVEAL, click, reply, reveal_policy, search_policy
 from webfovea.bench.charts import bins
 from webfovea.browser.session import BrowserSession
-from webfovea.outcomes import Rate
+from webfovea.rundir.outcomes import Rate
 from webfovea.testing import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.testing.local_server import LocalServer
 

@@ -15,7 +15,7 @@ from webfovea.core.lazy import exports as _exports
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from webfovea.actions import REGISTRY, Action, ActionSpec, Point
+    from webfovea.actions.registry import REGISTRY, Action, ActionSpec, Point
     from webfovea.agent import run_task
     from webfovea.browser.session import BrowserSession
     from webfovea.core.config import AgentConfig, BrowserConfig, Size, SmartResize
@@ -31,13 +31,13 @@ if TYPE_CHECKING:
     from webfovea.core.task import Task
     from webfovea.models.loader import load_model
     from webfovea.parse import ParsedReply, parse_reply
-    from webfovea.trajectory import ResultRecord, StepRecord
+    from webfovea.rundir.trajectory import ResultRecord, StepRecord
 del TYPE_CHECKING
 
 __version__ = "0.1.0"
 
 _HOMES = {
-    "webfovea.actions": ("REGISTRY", "Action", "ActionSpec", "Point"),
+    "webfovea.actions.registry": ("REGISTRY", "Action", "ActionSpec", "Point"),
     "webfovea.agent": ("run_task",),
     "webfovea.browser.session": ("BrowserSession",),
     "webfovea.core.config": ("AgentConfig", "BrowserConfig", "Size", "SmartResize"),
@@ -46,7 +46,7 @@ _HOMES = {
     "webfovea.models.loader": ("load_model",),
     "webfovea.parse": ("ParsedReply", "parse_reply"),
     "webfovea.core.task": ("Task",),
-    "webfovea.trajectory": ("ResultRecord", "StepRecord"),
+    "webfovea.rundir.trajectory": ("ResultRecord", "StepRecord"),
 }
 
 __all__ = [

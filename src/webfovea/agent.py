@@ -8,7 +8,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import events, feedback
+from . import feedback
+from .actions.geometry import model_space
 from .answers.gate import Answered, AnswerGate
 from .browser import fingerprint
 from .browser.capture import FrameText, Screen, capture, frame_texts, joined, png_size
@@ -23,12 +24,12 @@ from .core.task import Task
 from .core.text import well_formed
 from .dialects import factory, make_dialect
 from .dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
-from .geometry import model_space
 from .guard import Guard
 from .models.base import Model, SentImage, Usage
-from .rundir import TrajectoryWriter
+from .rundir import events
+from .rundir.store import TrajectoryWriter
+from .rundir.trajectory import ResultRecord, StepRecord, UsageRecord
 from .snapshot.session import SiteSession
-from .trajectory import ResultRecord, StepRecord, UsageRecord
 
 
 def _dialect(model: Model, config: AgentConfig) -> Dialect:

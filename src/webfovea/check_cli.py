@@ -11,10 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import profiles
 from .core.config import Size
 from .core.errors import ConfigError
 from .dialects import dialect_names
+from .models import profiles
 
 if TYPE_CHECKING:
     from .calibrate import Calibration

@@ -30,7 +30,7 @@ from .viewer import cli as viewer_cli
 
 if TYPE_CHECKING:
     from .core.task import Task
-    from .trajectory import ResultRecord
+    from .rundir.trajectory import ResultRecord
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -103,8 +103,8 @@ async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
     """One task with its own browser and model: what ``run`` and the scripted demo do."""
     from .agent import run_task
     from .browser.session import BrowserSession
-    from .model_options import preflight_or_skip
     from .models.loader import load_model
+    from .models.model_options import preflight_or_skip
     from .snapshot.session import check_snapshot
 
     check_snapshot(options.agent.site)

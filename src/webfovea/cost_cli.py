@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .core.config import AgentConfig
 from .core.errors import ConfigError
 from .models.prices import Price, cost_text, find_price
-from .trajectory import UsageRecord
+from .rundir.trajectory import UsageRecord
 
 if TYPE_CHECKING:
     from .estimate import LayoutCost, StepSent
@@ -60,7 +60,7 @@ def task_dirs(run_dir: Path) -> list[Path]:
 
 def load_task(path: Path) -> TaskRun:
     from .estimate import StepSent
-    from .rundir import read_result, read_steps
+    from .rundir.store import read_result, read_steps
 
     result, steps = read_result(path), read_steps(path)
     sent = tuple(StepSent(s.step, s.sent_size, s.thought, s.action_source or "(none)", s.note)

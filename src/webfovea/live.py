@@ -1,7 +1,7 @@
 """The live step view of ``webfovea run``: each step printed as it ends, on standard error.
 
 A :class:`StepView` is a logging handler on the ``webfovea`` logger that draws the step
-events of :mod:`webfovea.events`. On a terminal it uses colour; otherwise (a pipe, a CI log,
+events of :mod:`webfovea.rundir.events`. On a terminal it uses colour; otherwise (a pipe, a CI log,
 ``--quiet``) it prints the same lines as plain text. Everything recorded from a page or a model
 is drawn as text, never parsed as console markup.
 """
@@ -19,8 +19,8 @@ from typing import Any, Literal
 from rich.console import Console
 from rich.text import Text
 
-from .events import StepEvent, event_of
-from .trajectory import StepRecord, UsageRecord
+from .rundir.events import StepEvent, event_of
+from .rundir.trajectory import StepRecord, UsageRecord
 
 THOUGHT_CHARS = 160
 PACKAGE_LOGGER = "webfovea"

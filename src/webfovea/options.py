@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from . import inputs, profiles
-from .actions import REGISTRY
+from . import inputs
+from .actions.registry import REGISTRY
 from .core.config import (
     COORD_SPACES,
     DEFAULT_ACTION_BUDGETS,
@@ -28,6 +28,7 @@ from .core.config import (
 from .core.errors import ConfigError
 from .core.sites import SiteOptions
 from .dialects import dialect_names
+from .models import profiles
 
 _AGENT, _BROWSER = AgentConfig(), BrowserConfig()
 MODEL_HINT = ("give --model (openai:<name>, anthropic:<name>, oracle or scripted:<file>), or "

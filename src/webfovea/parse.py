@@ -15,10 +15,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from webfovea.actions import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
+from webfovea.actions.keys import key_names
+from webfovea.actions.registry import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
 from webfovea.core import faults
 from webfovea.core.errors import ParseError
-from webfovea.keys import key_names
 
 
 @dataclass(frozen=True)

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .actions import action_space_text
+from .actions.geometry import ModelSpace
+from .actions.registry import action_space_text
 from .core.config import AgentConfig
-from .geometry import ModelSpace
 from .models.base import ModelRequest, SentImage, Turn
 
 CONSTRAINTS = (

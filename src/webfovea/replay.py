@@ -16,8 +16,8 @@ from typing import Any, Literal
 from .core.errors import ParseError
 from .dialects.recorded import Retranslate, retranslator
 from .parse import ParsedReply, parse_reply
-from .rundir import load_run
-from .trajectory import StepRecord
+from .rundir.store import load_run
+from .rundir.trajectory import StepRecord
 
 ParseFn = Callable[[str], ParsedReply]
 ChangeKind = Literal["changed", "now_parses", "now_fails"]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
-from ..rundir import TaskRun, load_run
+from ..rundir.store import TaskRun, load_run
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ..core.errors import ConfigError
-from ..outcomes import Rate
+from ..rundir.outcomes import Rate
 from .compare import Comparison
 from .report import Report
 from .store import TaskRow

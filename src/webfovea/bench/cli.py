@@ -175,7 +175,7 @@ async def _rescore(store: Store, run_dir: Path, judge_spec: str | None,
 async def _judge_evidence(run_dir: Path, spec: str, base_url: str | None) -> None:
     from ..answers.evidence_judge import judge_run
     from ..models.loader import load_model
-    from ..profiles import load_config, resolve_other
+    from ..models.profiles import load_config, resolve_other
 
     model_spec, url, _ = resolve_other(spec, base_url, load_config())
     model = load_model(model_spec, base_url=url)

@@ -17,8 +17,8 @@ from rich.console import Console
 from .. import inputs, interrupts
 from ..core.errors import EXIT_CODES, ConfigError, ModelError
 from ..interrupts import Interrupted
-from ..model_options import preflight_or_skip
 from ..models.loader import load_model
+from ..models.model_options import preflight_or_skip
 from ..options import BenchOptions, BenchSettings, default_settings
 from ..viewer.report import write_report
 from .execute import Job

@@ -22,8 +22,8 @@ from ..core.config import AgentConfig, BrowserConfig
 from ..core.errors import ConfigError, WebfoveaError
 from ..core.task import Task
 from ..models.loader import load_model
-from ..rundir import read_result, write_result
-from ..trajectory import ResultRecord
+from ..rundir.store import read_result, write_result
+from ..rundir.trajectory import ResultRecord
 
 # Statuses the bench adds to webfovea.core.errors.TaskStatus.
 HARNESS_ERROR = "harness_error"  # an unexpected exception inside the harness: a bug to report

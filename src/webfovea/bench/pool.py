@@ -17,7 +17,7 @@ from typing import Protocol
 from ..browser.session import BrowserSession, Driver, shared_driver
 from ..core.errors import BrowserError
 from ..core.task import Task
-from ..trajectory import ResultRecord
+from ..rundir.trajectory import ResultRecord
 from .execute import Job, close_record, execute
 
 

@@ -29,8 +29,8 @@ from typing import Any
 from ..browser.session import BrowserSession
 from ..core.errors import BrowserError, ConfigError
 from ..core.task import Task
-from ..events import StepEvent, emit, event_of, logger
-from ..trajectory import ResultRecord
+from ..rundir.events import StepEvent, emit, event_of, logger
+from ..rundir.trajectory import ResultRecord
 from .execute import HARNESS_ERROR, Job, close_record, execute, hard_limit
 from .pool import Hooks, TaskDir
 

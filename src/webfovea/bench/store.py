@@ -20,7 +20,7 @@ from typing import Any, cast
 
 from ..core.errors import ConfigError
 from ..core.task import AnswerType, Task
-from ..trajectory import ResultRecord, StepRecord
+from ..rundir.trajectory import ResultRecord, StepRecord
 from .scorer import Verdict
 from .tasks import task_dir_name
 

@@ -4,7 +4,7 @@ Chromium draws the viewport straight at the sent size (``Page.captureScreenshot`
 scaled clip) and encodes it: no full-size PNG is decoded, resized and re-encoded in
 Python. The sizes are still measured, never assumed: the sent size is read from the PNG
 header of the very bytes sent, the viewport from the page. When Chromium's rounding of
-the scaled side differs from :func:`~webfovea.geometry.fit_within` (a few caps at odd
+the scaled side differs from :func:`~webfovea.actions.geometry.fit_within` (a few caps at odd
 aspect ratios), the full-size screenshot is downsampled here instead, so the image the
 model sees always has exactly the size the cap promises.
 """
@@ -22,10 +22,10 @@ from PIL import Image
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
+from ..actions.geometry import fit_within
 from ..core.config import Size
 from ..core.stages import stage
 from ..core.text import well_formed
-from ..geometry import fit_within
 from .errors import boundary
 from .scripts import js
 

@@ -18,15 +18,15 @@ from urllib.parse import urlsplit
 from playwright.async_api import Error as PlaywrightError
 
 from .. import feedback
-from ..actions import REGISTRY, Action
+from ..actions.geometry import OutsideImage, model_space, to_page
+from ..actions.keys import to_playwright
+from ..actions.registry import REGISTRY, Action
 from ..core import faults
 from ..core.config import AgentConfig, Size
 from ..core.domains import WEB_SCHEMES, DomainPolicy
 from ..core.errors import BrowserError
 from ..core.stages import stage
 from ..evidence import Effect
-from ..geometry import OutsideImage, model_space, to_page
-from ..keys import to_playwright
 from . import custom_select, fingerprint, gestures, native_inputs, observe
 from .capture import Screen
 from .errors import translated

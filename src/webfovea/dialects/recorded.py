@@ -7,10 +7,10 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
+from ..actions.geometry import ModelSpace
 from ..core.config import Size
-from ..geometry import ModelSpace
 from ..models.base import SentImage
-from ..trajectory import StepRecord
+from ..rundir.trajectory import StepRecord
 from .base import Call, Observation
 
 Retranslate = Callable[[dict[str, Any], StepRecord], Call]

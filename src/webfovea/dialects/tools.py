@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action, Point
+from ..actions.registry import Action, Point
 from ..core.config import AgentConfig
 from ..core.errors import ConfigError, ParseError
 from ..core.stages import stage

@@ -14,7 +14,7 @@ from ..browser.session import BrowserSession
 from ..core.domains import WEB_SCHEMES, DomainPolicy
 from ..core.errors import ParseError
 from ..core.task import Task
-from ..trajectory import ResultRecord
+from ..rundir.trajectory import ResultRecord
 from .dialect import McpDialect
 from .replies import Reply
 from .settings import ServeSettings

@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from ..actions import Action
+from ..actions.registry import Action
 from ..core.config import AgentConfig
 from ..dialects import factory
 from ..testing.fake_tools import FakeReply

@@ -33,9 +33,9 @@ from ..core.task import Task
 from ..dialects.base import Dialect
 from ..models.base import Model
 from ..models.loader import load_model
-from ..rundir import read_steps, write_task
+from ..rundir.store import read_steps, write_task
+from ..rundir.trajectory import ResultRecord
 from ..testing.local_server import LocalServer
-from ..trajectory import ResultRecord
 from . import ORACLE, assets
 from .models import EpisodeModel, MiniwobOracle
 from .page import EpisodeState, TaskPage

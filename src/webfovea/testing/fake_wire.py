@@ -19,7 +19,7 @@ from typing import Any, Literal, Protocol
 
 from PIL import Image, UnidentifiedImageError
 
-from .. import geometry
+from ..actions import geometry
 from ..core.config import Size
 from ..models.prefix_cache import Block
 from .fake_tools import FakeReply, ToolResult, ToolUse

@@ -15,13 +15,13 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..actions import Action, Point
+from ..actions.geometry import ModelSpace
+from ..actions.registry import Action, Point
 from ..core.config import AgentConfig, Size
 from ..dialects.gemini_actions import Vocabulary, to_gemini
 from ..dialects.gemini_computer import vocabulary_for
 from ..dialects.openai_actions import to_openai
 from ..dialects.openai_computer import version_for
-from ..geometry import ModelSpace
 from ..models.base import Model
 from .fake_provider import FakeProvider
 from .fake_wire import FakeRequest, Provider

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..actions import Action
+from ..actions.registry import Action
 from ..models.base import Model
 from .fake_provider import FakeProvider
 from .fake_tools import FakeReply

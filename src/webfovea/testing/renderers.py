@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..actions import Action, Point
+from ..actions.registry import Action, Point
 from ..core.config import AgentConfig
 from ..models.base import Model
 from .fake_provider import FakeProvider

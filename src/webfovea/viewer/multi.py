@@ -11,7 +11,7 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from ..core.errors import ConfigError
-from ..rundir import RunDir, TaskRun, load_run
+from ..rundir.store import RunDir, TaskRun, load_run
 from .pages import cost
 from .report import BENCH_PAGE, TASK_PAGE, render, write_report
 

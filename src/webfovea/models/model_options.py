@@ -1,12 +1,12 @@
 """The pre-flight check shared by ``run`` and ``bench`` (the flags live in
-:mod:`webfovea.options`, profiles and the config file in :mod:`webfovea.profiles`)."""
+:mod:`webfovea.options`, profiles and the config file in :mod:`webfovea.models.profiles`)."""
 
 from __future__ import annotations
 
 import logging
 import sys
 
-from .models.preflight import preflight
+from .preflight import preflight
 
 
 async def preflight_or_skip(model: str, base_url: str | None, *, time_limit: float,

@@ -14,8 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .actions import Point
-from .core.config import CoordSpace, Size, SmartResize
+from ..core.config import CoordSpace, Size, SmartResize
+from .registry import Point
 
 
 class OutsideImage(ValueError):

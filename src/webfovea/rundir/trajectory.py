@@ -1,6 +1,6 @@
 """Step and result records: what one step and one task's outcome hold (DESIGN contract).
 
-``webfovea.rundir`` writes and reads them in the run directory.
+``webfovea.rundir.store`` writes and reads them in the run directory.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from .core.sites import SiteRecord
+from ..core.sites import SiteRecord
 
 Outcome = Literal["changed", "no_change", "unknown", "refused", "error", "parse_error", "answer"]
 

@@ -21,9 +21,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .core.config import SmartResize
-from .core.errors import ConfigError
-from .models.prices import Price, find_price, price_from
+from ..core.config import SmartResize
+from ..core.errors import ConfigError
+from .prices import Price, find_price, price_from
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -20,9 +20,9 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
-from .core.errors import ConfigError
-from .core.task import Task
-from .core.text import well_formed
+from ..core.errors import ConfigError
+from ..core.task import Task
+from ..core.text import well_formed
 from .trajectory import ResultRecord, StepRecord, VerifierCall
 
 RESULT, STEPS, TASK, SCORE = "result.json", "steps.jsonl", "task.json", "score.json"
@@ -38,7 +38,7 @@ class EvidenceRecord(BaseModel):
     verdict: Literal["supported", "not_supported", "cannot_tell", "error"]
     reason: str = ""
     judge: str = ""
-    category: str | None = None  # webfovea.outcomes.evidence_category of the task
+    category: str | None = None  # webfovea.rundir.outcomes.evidence_category of the task
 
 
 class ScoreRecord(BaseModel):
