@@ -17,9 +17,9 @@ from PIL import Image, ImageChops
 from webfovea.actions.registry import Action, Point
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
+from webfovea.browser.feedback import Note
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig, BrowserConfig, Size
-from webfovea.feedback import Note
 
 
 @dataclass(frozen=True)

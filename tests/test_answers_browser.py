@@ -23,12 +23,12 @@ from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig, BrowserConfig, VerifierConfig
 from webfovea.core.task import Task
 from webfovea.diagnose import diagnose
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, Policy, ScriptedPolicy
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps, read_verifier
 from webfovea.rundir.trajectory import ResultRecord, StepRecord
 from webfovea.suite import SuiteServer
 from webfovea.suite.sites.stats.site import StatsSite
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest, Policy, ScriptedPolicy
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures("openai_key")]
 

@@ -9,8 +9,8 @@ from PIL import Image, ImageChops
 
 from webfovea.calibrate import COLOURS, calibrate
 from webfovea.core.config import Size
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
 from webfovea.models.loader import load_model
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 
 
 def _disc_finder(request: FakeRequest) -> str:

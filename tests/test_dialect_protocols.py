@@ -16,13 +16,13 @@ from webfovea.core.errors import ModelError
 from webfovea.dialects.anthropic_actions import Translator
 from webfovea.dialects.base import Observation
 from webfovea.dialects.keys import KeySpellingError, from_names, from_xdotool
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
+from webfovea.dialects.loopback.fake_tools import FakeCall, FakeReply
 from webfovea.models.anthropic import AnthropicModel
 from webfovea.models.base import SentImage
 from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.profiles import ConfigFile, resolve
 from webfovea.models.retry import RetryPolicy
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
-from webfovea.testing.fake_tools import FakeCall, FakeReply
 
 ONCE = RetryPolicy(max_attempts=1)
 COMPUTER = {"type": "computer_20250124", "name": "computer", "display_width_px": 1440,

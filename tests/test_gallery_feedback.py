@@ -29,14 +29,14 @@ from webfovea.agent import run_task
 from webfovea.answers import ocr
 from webfovea.browser.capture import Screen
 from webfovea.browser.executor import Executor
+from webfovea.browser.feedback import NO_CHANGE
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
-from webfovea.feedback import NO_CHANGE
+from webfovea.dialects.loopback.fake_provider import FakeProvider
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps
-from webfovea.testing.fake_provider import FakeProvider
-from webfovea.testing.local_server import LocalServer
 
 GALLERY = Path(__file__).parent / "gallery"
 ALL = [pytest.param(LARGE, id=LARGE.name), pytest.param(SMALL, id=SMALL.name, marks=pytest.mark.slow)]

@@ -106,7 +106,7 @@ def _unit(module: str) -> str:
 
 
 def _top(module: str) -> str:
-    """``bench`` for webfovea.bench.store, ``parse`` for webfovea.parse."""
+    """``bench`` for webfovea.bench.store, ``parse`` for webfovea.dialects.text.parse."""
     return module.split(".")[1] if "." in module else ""
 
 

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
 from webfovea.viewer.report import write_report
 
 

@@ -28,6 +28,7 @@ from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.sites import UNMATCHED_FILE, SiteOptions
 from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
 from webfovea.models.loader import load_model
 from webfovea.models.scripted import ScriptedModel
 from webfovea.rundir.trajectory import ResultRecord
@@ -35,7 +36,6 @@ from webfovea.snapshot.manifest import Snapshot
 from webfovea.snapshot.match import RANDOM_BODY
 from webfovea.snapshot.rules import Rules
 from webfovea.snapshot.session import SiteSession
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 
 SITE = Path(__file__).parent / "pages" / "snapshot"
 LOOK = "Thought: let the page load\nAction: wait()"

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
         WebfoveaError,
     )
     from webfovea.core.task import Task
+    from webfovea.dialects.text.parse import ParsedReply, parse_reply
     from webfovea.models.loader import load_model
-    from webfovea.parse import ParsedReply, parse_reply
     from webfovea.rundir.trajectory import ResultRecord, StepRecord
 del TYPE_CHECKING
 
@@ -44,7 +44,7 @@ _HOMES = {
     "webfovea.core.errors": ("BrowserError", "ConfigError", "ModelError", "ParseError",
                         "SiteUnreachable", "TimeLimit", "WebfoveaError"),
     "webfovea.models.loader": ("load_model",),
-    "webfovea.parse": ("ParsedReply", "parse_reply"),
+    "webfovea.dialects.text.parse": ("ParsedReply", "parse_reply"),
     "webfovea.core.task": ("Task",),
     "webfovea.rundir.trajectory": ("ResultRecord", "StepRecord"),
 }

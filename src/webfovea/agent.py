@@ -8,10 +8,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from . import feedback
 from .actions.geometry import model_space
 from .answers.gate import Answered, AnswerGate
-from .browser import fingerprint
+from .browser import feedback, fingerprint
 from .browser.capture import FrameText, Screen, capture, frame_texts, joined, png_size
 from .browser.domain_lock import DomainLock
 from .browser.errors import translated
@@ -35,10 +34,10 @@ from .snapshot.session import SiteSession
 def _dialect(model: Model, config: AgentConfig) -> Dialect:
     """``config.dialect`` speaking to ``model`` for one task. The oracle speaks a native
     dialect through that dialect's wire format, behind a fake provider
-    (:mod:`webfovea.testing.oracle_bridge`); composed here so the dialects need no testing."""
+    (:mod:`webfovea.dialects.loopback.oracle_bridge`); composed here so the dialects need no testing."""
     if config.dialect != "text" and model.name.startswith("oracle"):
+        from .dialects.loopback.oracle_bridge import OracleBridge
         from .models.oracle import OracleModel
-        from .testing.oracle_bridge import OracleBridge
 
         if isinstance(model, OracleModel):
             return OracleBridge(model, config, factory(config.dialect))

@@ -161,8 +161,8 @@ REAL_MODEL_HINT = """To drive a real model instead, for example:
 
 def cmd_demo(ns: argparse.Namespace) -> int:
     from . import demo
+    from .browser.local_server import LocalServer
     from .core.task import Task
-    from .testing.local_server import LocalServer
 
     out = inputs.out_dir(ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S"))
     if ns.scripted:

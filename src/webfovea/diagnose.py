@@ -20,7 +20,7 @@ from typing import Any, Literal
 from .actions.geometry import ModelSpace, OutsideImage, to_page
 from .actions.registry import REGISTRY, ActionSpec, Point
 from .core.config import Size
-from .parse import TOKEN_PATTERN, parse_reply
+from .dialects.text.parse import TOKEN_PATTERN, parse_reply
 from .replay import compare_step
 from .rundir.store import TaskRun, load_run
 from .rundir.trajectory import StepRecord

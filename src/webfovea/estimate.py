@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from webfovea.core.config import AgentConfig, HistoryLayout
+from webfovea.dialects.text.prompt import HistoryItem, Shown, build_request, first_shown
 from webfovea.models.base import ModelRequest, SentImage
 from webfovea.models.prefix_cache import Block, Charge, PrefixCache
 from webfovea.models.prices import Price
 from webfovea.models.sent import breakpoint_turns
-from webfovea.prompt import HistoryItem, Shown, build_request, first_shown
 
 CHARS_PER_TOKEN = 4
 

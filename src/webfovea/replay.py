@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from .core.errors import ParseError
 from .dialects.recorded import Retranslate, retranslator
-from .parse import ParsedReply, parse_reply
+from .dialects.text.parse import ParsedReply, parse_reply
 from .rundir.store import load_run
 from .rundir.trajectory import StepRecord
 

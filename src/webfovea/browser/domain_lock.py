@@ -35,7 +35,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..core.domains import DomainPolicy
 from ..core.errors import BrowserError
-from ..evidence import PageEvent
+from .evidence import PageEvent
 from .session import Tabs
 
 _DOCUMENTS = {"patterns": [{"urlPattern": "*", "resourceType": "Document",

@@ -3,7 +3,7 @@
 ``Executor.execute`` maps the model's points to page points by the measured
 ratio of the very image that was sent, fingerprints the page, performs the
 action, waits for the page to settle and hands the evidence, as the data of
-:mod:`webfovea.evidence`, to :mod:`webfovea.feedback`, which words the note. Dispatch
+:mod:`webfovea.browser.evidence`, to :mod:`webfovea.browser.feedback`, which words the note. Dispatch
 is derived from the action registry: every registered action has a ``_do_<name>``
 handler.
 """
@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 
-from .. import feedback
 from ..actions.geometry import OutsideImage, model_space, to_page
 from ..actions.keys import to_playwright
 from ..actions.registry import REGISTRY, Action
@@ -26,10 +25,10 @@ from ..core.config import AgentConfig, Size
 from ..core.domains import WEB_SCHEMES, DomainPolicy
 from ..core.errors import BrowserError
 from ..core.stages import stage
-from ..evidence import Effect
-from . import custom_select, fingerprint, gestures, native_inputs, observe
+from . import custom_select, feedback, fingerprint, gestures, native_inputs, observe
 from .capture import Screen
 from .errors import translated
+from .evidence import Effect
 from .frame_fallback import after_click
 from .history import pages_behind
 from .locate import Hit, hit_test

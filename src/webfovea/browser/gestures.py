@@ -20,7 +20,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, JSHandle, Mouse
 
 from ..core.config import Size
-from ..evidence import Effect
+from .evidence import Effect
 from .locate import Hit
 from .scripts import at_point, js
 

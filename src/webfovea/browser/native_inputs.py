@@ -13,7 +13,7 @@ from typing import Any
 
 from ..actions.native_values import EXAMPLES, NotAValue, to_input_value
 from ..core.text import fold
-from ..evidence import Effect
+from .evidence import Effect
 from .locate import Hit
 from .scripts import js
 

@@ -28,8 +28,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..core.config import BrowserConfig
 from ..core.errors import BrowserError, SiteUnreachable
-from ..evidence import PageEvent
 from .chromium import find_chromium, launch_args
+from .evidence import PageEvent
 from .settle import instrument, settle
 
 

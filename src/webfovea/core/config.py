@@ -105,7 +105,7 @@ class AgentConfig:
     coords: CoordSpace = "image"
     smart_resize: SmartResize = SmartResize()
     history_images: int = 5  # at least this many of the most recent screenshots in every request
-    history: HistoryLayout = "blocks"  # see webfovea.prompt
+    history: HistoryLayout = "blocks"  # see webfovea.dialects.text.prompt
     history_block: int = 10  # blocks: screenshots leave the window this many at a time
     sampling: dict[str, float] = field(default_factory=dict)  # temperature, top_p (profiles)
     action_budgets: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_ACTION_BUDGETS))

@@ -16,7 +16,7 @@ from .base import Dialect, DialectFactory
 
 # name -> "module:factory", imported on use (the SDKs cost seconds to import).
 DIALECTS: dict[str, str] = {
-    "text": "webfovea.dialects.text:TextDialect",
+    "text": "webfovea.dialects.text.dialect:TextDialect",
     "tools": "webfovea.dialects.tools:ToolsDialect",
     "anthropic-computer": "webfovea.dialects.anthropic_computer:AnthropicComputerDialect",
     "openai-computer": "webfovea.dialects.openai_computer:openai_computer",

@@ -27,6 +27,7 @@ from ..bench.runner import versions, write_verdict
 from ..bench.scorer import Verdict
 from ..bench.store import Store
 from ..browser.domain_lock import DomainLock
+from ..browser.local_server import LocalServer
 from ..browser.session import BrowserSession, Tabs
 from ..core.config import AgentConfig, BrowserConfig
 from ..core.task import Task
@@ -35,7 +36,6 @@ from ..models.base import Model
 from ..models.loader import load_model
 from ..rundir.store import read_steps, write_task
 from ..rundir.trajectory import ResultRecord
-from ..testing.local_server import LocalServer
 from . import ORACLE, assets
 from .models import EpisodeModel, MiniwobOracle
 from .page import EpisodeState, TaskPage

@@ -26,7 +26,7 @@ from typing import Any
 
 from PIL import Image
 
-from ..models.prefix_cache import Block, PrefixCache
+from ...models.prefix_cache import Block, PrefixCache
 from .fake_tools import FakeReply
 from .fake_wire import (
     FakeRequest,

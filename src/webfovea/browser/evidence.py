@@ -1,5 +1,5 @@
 """What the page did around one action, as plain data: the browser side measures it,
-:mod:`webfovea.feedback` words it. Kept at core level so feedback never reaches into the
+:mod:`webfovea.browser.feedback` words it. Kept at core level so feedback never reaches into the
 browser (layers point one way) and can be read without a page.
 """
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from PIL import Image
 
-from ..models.prefix_cache import Block, CacheMode, Charge, PrefixCache
+from ...models.prefix_cache import Block, CacheMode, Charge, PrefixCache
 from .fake_tools import (
     FakeReply,
     ProtocolError,

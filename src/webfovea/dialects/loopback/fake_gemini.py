@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from PIL import Image
 
-from ..models.prefix_cache import Block, PrefixCache
+from ...models.prefix_cache import Block, PrefixCache
 from .fake_tools import FakeReply
 from .fake_wire import (
     Failure,

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..actions.registry import Action
-from ..models.base import Model
+from ...actions.registry import Action
+from ...models.base import Model
 from .fake_provider import FakeProvider
 from .fake_tools import FakeReply
 from .fake_wire import FakeRequest, Provider

@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .actions.geometry import ModelSpace
-from .actions.registry import action_space_text
-from .core.config import AgentConfig
-from .models.base import ModelRequest, SentImage, Turn
+from ...actions.geometry import ModelSpace
+from ...actions.registry import action_space_text
+from ...core.config import AgentConfig
+from ...models.base import ModelRequest, SentImage, Turn
 
 CONSTRAINTS = (
     "Use only the actions listed; there is no way to open a URL directly.",

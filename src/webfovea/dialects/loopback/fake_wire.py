@@ -19,9 +19,9 @@ from typing import Any, Literal, Protocol
 
 from PIL import Image, UnidentifiedImageError
 
-from ..actions import geometry
-from ..core.config import Size
-from ..models.prefix_cache import Block
+from ...actions import geometry
+from ...core.config import Size
+from ...models.prefix_cache import Block
 from .fake_tools import FakeReply, ToolResult, ToolUse
 
 Provider = Literal["openai", "anthropic", "openai-responses", "gemini"]

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions.registry import Action, Point
+from ..actions.registry import Action, Point
+from ..rundir.trajectory import Outcome
 from .evidence import Change, Comparison, Effect, PageEvent, Target
-from .rundir.trajectory import Outcome
 
 NO_CHANGE = "no detectable change"
 MAX_PHRASES = 4

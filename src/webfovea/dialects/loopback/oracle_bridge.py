@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from ..core.config import AgentConfig
-from ..core.errors import ConfigError
-from ..dialects.base import Decision, Dialect, DialectFactory, Observation
-from ..models.base import Model
-from ..models.oracle import OracleModel
+from ...core.config import AgentConfig
+from ...core.errors import ConfigError
+from ...models.base import Model
+from ...models.oracle import OracleModel
+from ..base import Decision, Dialect, DialectFactory, Observation
 from .fake_provider import FakeProvider
 from .fake_wire import Policy
 from .oracle_policy import OraclePolicy

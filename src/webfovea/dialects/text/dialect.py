@@ -1,6 +1,6 @@
 """``text``: the UI-TARS reply grammar (``Thought: … Action: click(start_box='(x,y)')``), the
-default dialect. The request is built by :mod:`webfovea.prompt` and the reply read by
-:mod:`webfovea.parse` exactly as before the dialect layer: the bytes on the wire are unchanged.
+default dialect. The request is built by :mod:`webfovea.dialects.text.prompt` and the reply read by
+:mod:`webfovea.dialects.text.parse` exactly as before the dialect layer: the bytes on the wire are unchanged.
 """
 
 from __future__ import annotations
@@ -8,14 +8,14 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..core.config import AgentConfig
-from ..core.errors import ParseError
-from ..core.stages import stage
-from ..models.base import Model
-from ..models.sent import sent_summary
-from ..parse import parse_reply
-from ..prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
-from .base import Call, Decision, Observation
+from ...core.config import AgentConfig
+from ...core.errors import ParseError
+from ...core.stages import stage
+from ...models.base import Model
+from ...models.sent import sent_summary
+from ..base import Call, Decision, Observation
+from .parse import parse_reply
+from .prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
 
 
 @dataclass

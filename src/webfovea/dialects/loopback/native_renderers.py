@@ -15,14 +15,14 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..actions.geometry import ModelSpace
-from ..actions.registry import Action, Point
-from ..core.config import AgentConfig, Size
-from ..dialects.gemini_actions import Vocabulary, to_gemini
-from ..dialects.gemini_computer import vocabulary_for
-from ..dialects.openai_actions import to_openai
-from ..dialects.openai_computer import version_for
-from ..models.base import Model
+from ...actions.geometry import ModelSpace
+from ...actions.registry import Action, Point
+from ...core.config import AgentConfig, Size
+from ...models.base import Model
+from ..gemini_actions import Vocabulary, to_gemini
+from ..gemini_computer import vocabulary_for
+from ..openai_actions import to_openai
+from ..openai_computer import version_for
 from .fake_provider import FakeProvider
 from .fake_wire import FakeRequest, Provider
 from .native_reply import NativeReply
@@ -80,7 +80,7 @@ class OpenAIComputerRenderer:
         return NativeReply(items=(reasoning, {"type": "computer_call", "actions": [native]}))
 
     def client(self, fake: FakeProvider) -> Model:
-        from ..models.openai_compat import OpenAICompatModel
+        from ...models.openai_compat import OpenAICompatModel
 
         return OpenAICompatModel(self.model, base_url=fake.base_url, api_key=FAKE_KEY)
 
@@ -120,6 +120,6 @@ class GeminiComputerRenderer:
         return NativeReply(items=tuple(parts))
 
     def client(self, fake: FakeProvider) -> Model:
-        from ..models.gemini import GeminiModel
+        from ...models.gemini import GeminiModel
 
         return GeminiModel(self.model, base_url=fake.anthropic_base_url, api_key=FAKE_KEY)

@@ -13,10 +13,10 @@ import threading
 
 import httpx
 
-from ..core.config import Size
-from ..suite.oracle_core import INFO, LAYOUT, OracleCore, read_layout
-from ..suite.server import CONTROL
-from ..suite.web import SuiteError
+from ...core.config import Size
+from ...suite.oracle_core import INFO, LAYOUT, OracleCore, read_layout
+from ...suite.server import CONTROL
+from ...suite.web import SuiteError
 from .fake_tools import FakeReply
 from .fake_wire import FakeRequest
 from .renderer_base import Renderer

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..actions.registry import Action, Point
-from ..core.config import AgentConfig
-from ..models.base import Model
+from ...actions.registry import Action, Point
+from ...core.config import AgentConfig
+from ...models.base import Model
 from .fake_provider import FakeProvider
 from .fake_tools import FakeCall, FakeReply
 from .fake_wire import FakeRequest, Provider
@@ -62,7 +62,7 @@ class ToolsRenderer:
         return FakeReply(thought, (FakeCall(action.name, _points(action)),))
 
     def client(self, fake: FakeProvider) -> Model:
-        from ..models.openai_compat import OpenAICompatModel
+        from ...models.openai_compat import OpenAICompatModel
 
         return OpenAICompatModel("oracle-tools", base_url=fake.base_url, api_key=FAKE_KEY)
 
@@ -119,7 +119,7 @@ class AnthropicComputerRenderer:
         return FakeReply(thought, tuple(calls))
 
     def client(self, fake: FakeProvider) -> Model:
-        from ..models.anthropic import AnthropicModel
+        from ...models.anthropic import AnthropicModel
 
         return AnthropicModel("claude-oracle", base_url=fake.anthropic_base_url, api_key=FAKE_KEY)
 
