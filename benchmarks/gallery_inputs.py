@@ -22,12 +22,12 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from webfovea.agent import run_task
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig, BrowserConfig, Size
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps
 

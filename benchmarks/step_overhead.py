@@ -32,12 +32,12 @@ from typing import Any
 
 from playwright.async_api import Browser, Page, async_playwright
 
-from webfovea.agent import run_task
 from webfovea.browser.chromium import find_chromium
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig, BrowserConfig
 from webfovea.core.task import Task
+from webfovea.loop.agent import run_task
 from webfovea.models.scripted import ScriptedModel
 from webfovea.rundir.store import read_steps
 

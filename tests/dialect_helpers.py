@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
 from webfovea.dialects.loopback.fake_tools import FakeCall, FakeReply
+from webfovea.loop.agent import run_task
 from webfovea.models.base import Model
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps

@@ -20,11 +20,11 @@ from playwright.async_api import Page
 from test_roundtrip import _colour_centre
 from webfovea.actions.geometry import fit_within, model_space, to_page
 from webfovea.actions.registry import Point
-from webfovea.agent import run_task
 from webfovea.browser.capture import capture, downsample, png_size
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig, Size, SmartResize
 from webfovea.core.task import Task
+from webfovea.loop.agent import run_task
 from webfovea.models.scripted import ScriptedModel
 from webfovea.rundir.store import read_steps
 

@@ -29,8 +29,8 @@ from viewer_helpers import (
 )
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.diagnose import diagnose
 from webfovea.testing import FakeRequest
+from webfovea.tools.diagnose import diagnose
 
 Policy = Callable[[FakeRequest], str]
 FRAME_BLANK = (487.5, 562.5)  # shop.html's frame, below its bar and tooltip

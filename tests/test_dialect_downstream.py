@@ -14,9 +14,9 @@ from dialect_helpers import FIELD, IDS, SPEAKERS, Speaker, run
 from viewer_helpers import opened
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.diagnose import diagnose
 from webfovea.dialects.loopback.fake_tools import FakeCall
-from webfovea.replay import replay
+from webfovea.tools.diagnose import diagnose
+from webfovea.tools.replay import replay
 
 
 def _malformed(speaker: Speaker) -> FakeCall:

@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from webfovea.actions.registry import Action, Point
-from webfovea.agent import run_task
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.dialects.base import Call, Decision, Observation, SafetyCheck
+from webfovea.loop.agent import run_task
 from webfovea.models.base import Usage
 from webfovea.rundir.store import read_result, read_steps
 

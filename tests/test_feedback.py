@@ -19,7 +19,6 @@ from PIL import Image
 
 from conftest import Opener
 from webfovea.actions.registry import Action, Point
-from webfovea.agent import run_task
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.feedback import NO_CHANGE, Note
@@ -29,6 +28,7 @@ from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps
 

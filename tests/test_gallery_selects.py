@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from gallery_helpers import SMALL, Browsers, View, act, at_rest, differing, shows_end_state, state, views
-from webfovea.agent import run_task
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.feedback import NO_CHANGE
@@ -26,6 +25,7 @@ from webfovea.browser.local_server import LocalServer
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps
 

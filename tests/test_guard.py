@@ -15,8 +15,8 @@ from webfovea.actions.registry import Action, Point
 from webfovea.core.config import AgentConfig
 from webfovea.core.domains import DomainPolicy, normalise_domain, site_of
 from webfovea.core.errors import ConfigError
-from webfovea.guard import Guard
-from webfovea.repeats import RepeatDetector
+from webfovea.loop.guard import Guard
+from webfovea.loop.repeats import RepeatDetector
 
 
 @pytest.mark.parametrize(("host", "site"), [

@@ -19,12 +19,12 @@ import pytest
 from PIL import Image
 from playwright.async_api import Error as PlaywrightError
 
-from webfovea.agent import run_task
 from webfovea.browser.domain_lock import DomainLock
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.retry import RetryPolicy

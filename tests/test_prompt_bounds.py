@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.agent import run_task
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.dialects.text.prompt import ACTION_CAP, NOTE_CAP, THOUGHT_CAP
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps
 

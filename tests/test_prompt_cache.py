@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.agent import run_task
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.cli import main
+from webfovea.cli.main import main
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
 from webfovea.dialects.text.prompt import first_shown
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.models.prefix_cache import Block, common_prefix
 from webfovea.rundir.store import read_steps

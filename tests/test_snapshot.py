@@ -22,13 +22,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from webfovea.agent import run_task
 from webfovea.browser.domain_lock import DomainLock
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.sites import UNMATCHED_FILE, SiteOptions
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.models.scripted import ScriptedModel
 from webfovea.rundir.trajectory import ResultRecord

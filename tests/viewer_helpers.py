@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page
 
-from webfovea.agent import run_task
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.rundir.trajectory import ResultRecord
 from webfovea.testing import FakeProvider, FakeRequest, ScriptedPolicy

@@ -16,7 +16,6 @@ from webfovea.core.lazy import exports as _exports
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from webfovea.actions.registry import REGISTRY, Action, ActionSpec, Point
-    from webfovea.agent import run_task
     from webfovea.browser.session import BrowserSession
     from webfovea.core.config import AgentConfig, BrowserConfig, Size, SmartResize
     from webfovea.core.errors import (
@@ -30,6 +29,7 @@ if TYPE_CHECKING:
     )
     from webfovea.core.task import Task
     from webfovea.dialects.text.parse import ParsedReply, parse_reply
+    from webfovea.loop.agent import run_task
     from webfovea.models.loader import load_model
     from webfovea.rundir.trajectory import ResultRecord, StepRecord
 del TYPE_CHECKING
@@ -38,7 +38,7 @@ __version__ = "0.1.0"
 
 _HOMES = {
     "webfovea.actions.registry": ("REGISTRY", "Action", "ActionSpec", "Point"),
-    "webfovea.agent": ("run_task",),
+    "webfovea.loop.agent": ("run_task",),
     "webfovea.browser.session": ("BrowserSession",),
     "webfovea.core.config": ("AgentConfig", "BrowserConfig", "Size", "SmartResize"),
     "webfovea.core.errors": ("BrowserError", "ConfigError", "ModelError", "ParseError",

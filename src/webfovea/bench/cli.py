@@ -1,6 +1,6 @@
 """The ``bench``, ``score`` and ``compare`` subcommands (DESIGN's command line contract).
 
-``webfovea.cli`` adds them with :func:`register`.
+``webfovea.cli.main`` adds them with :func:`register`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..console.options import BenchOptions, BenchSettings, Prices, add_run_options, flags_from
 from ..core.errors import ConfigError
-from ..options import BenchOptions, BenchSettings, Prices, add_run_options, flags_from
 
 if TYPE_CHECKING:
     from .store import Store
 
-# Handlers import what they run when called (see webfovea.cli): parsing stays light.
+# Handlers import what they run when called (see webfovea.cli.main): parsing stays light.
 
 Handler = Callable[[argparse.Namespace], int]
 

@@ -16,11 +16,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..agent import run_task
 from ..browser.session import BrowserSession
 from ..core.config import AgentConfig, BrowserConfig
 from ..core.errors import ConfigError, WebfoveaError
 from ..core.task import Task
+from ..loop.agent import run_task
 from ..models.loader import load_model
 from ..rundir.store import read_result, write_result
 from ..rundir.trajectory import ResultRecord

@@ -1,6 +1,6 @@
 """``webfovea mcp``: serve the harness to an MCP client (stdio, or streamable HTTP on loopback).
 
-Parsing stays light (see webfovea.cli): the handler imports the server, the SDK and the
+Parsing stays light (see webfovea.cli.main): the handler imports the server, the SDK and the
 browser when it runs.
 """
 

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..agent import run_task
 from ..browser.session import BrowserSession
 from ..core.domains import WEB_SCHEMES, DomainPolicy
 from ..core.errors import ParseError
 from ..core.task import Task
+from ..loop.agent import run_task
 from ..rundir.trajectory import ResultRecord
 from .dialect import McpDialect
 from .replies import Reply

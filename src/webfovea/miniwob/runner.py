@@ -21,7 +21,6 @@ from typing import Any
 
 from rich.console import Console
 
-from ..agent import run_task
 from ..bench.execute import close_record, hard_limit
 from ..bench.runner import versions, write_verdict
 from ..bench.scorer import Verdict
@@ -32,6 +31,7 @@ from ..browser.session import BrowserSession, Tabs
 from ..core.config import AgentConfig, BrowserConfig
 from ..core.task import Task
 from ..dialects.base import Dialect
+from ..loop.agent import run_task
 from ..models.base import Model
 from ..models.loader import load_model
 from ..rundir.store import read_steps, write_task

@@ -1,5 +1,5 @@
 """The pre-flight check shared by ``run`` and ``bench`` (the flags live in
-:mod:`webfovea.options`, profiles and the config file in :mod:`webfovea.models.profiles`)."""
+:mod:`webfovea.console.options`, profiles and the config file in :mod:`webfovea.models.profiles`)."""
 
 from __future__ import annotations
 

@@ -22,11 +22,11 @@ from typing import Any
 from urllib.parse import quote
 
 from ..actions.registry import REGISTRY
-from ..diagnose import STAGES, TaskDiagnosis, diagnose_task
 from ..rundir import outcomes
 from ..rundir.outcomes import BUCKETS, Rate
 from ..rundir.store import RunDir, TaskRun, load_run
 from ..rundir.trajectory import StepRecord
+from ..tools.diagnose import STAGES, TaskDiagnosis, diagnose_task
 from .answers_view import answer_checks, disagreement, evidence_category, grounding_status
 from .pages import add_diffs, add_sent, cost, row_extras
 

@@ -13,10 +13,10 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .actions.hotkeys import blacklisted
-from .actions.registry import Action
-from .core.config import AgentConfig
-from .core.errors import TaskStatus
+from ..actions.hotkeys import blacklisted
+from ..actions.registry import Action
+from ..core.config import AgentConfig
+from ..core.errors import TaskStatus
 from .repeats import PagePoints, RepeatDetector
 
 

@@ -9,15 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .core.config import AgentConfig
-from .core.errors import ConfigError
-from .models.prices import Price, cost_text, find_price
-from .rundir.trajectory import UsageRecord
+from ..core.config import AgentConfig
+from ..core.errors import ConfigError
+from ..models.prices import Price, cost_text, find_price
+from ..rundir.trajectory import UsageRecord
 
 if TYPE_CHECKING:
-    from .estimate import LayoutCost, StepSent
+    from ..tools.estimate import LayoutCost, StepSent
 
-# The handler imports what it runs when called (see webfovea.cli): parsing stays light.
+# The handler imports what it runs when called (see webfovea.cli.main): parsing stays light.
 
 Command = Callable[[argparse.Namespace], int]
 # The Anthropic rule when only input/output prices are given.
@@ -59,8 +59,8 @@ def task_dirs(run_dir: Path) -> list[Path]:
 
 
 def load_task(path: Path) -> TaskRun:
-    from .estimate import StepSent
-    from .rundir.store import read_result, read_steps
+    from ..rundir.store import read_result, read_steps
+    from ..tools.estimate import StepSent
 
     result, steps = read_result(path), read_steps(path)
     sent = tuple(StepSent(s.step, s.sent_size, s.thought, s.action_source or "(none)", s.note)
@@ -91,7 +91,7 @@ def chosen_price(ns: argparse.Namespace, model: str) -> Price:
 
 
 def cmd_cost(ns: argparse.Namespace) -> int:
-    from .estimate import layout_cost
+    from ..tools.estimate import layout_cost
 
     tasks = [load_task(p) for p in task_dirs(ns.run_dir)]
     price = chosen_price(ns, tasks[0].model)

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from .actions.geometry import model_space
-from .core.config import COORD_SPACES, AgentConfig, Size, SmartResize
-from .dialects import make_dialect
-from .dialects.base import Decision, Observation
-from .models.base import Model, SentImage
+from ..actions.geometry import model_space
+from ..core.config import COORD_SPACES, AgentConfig, Size, SmartResize
+from ..dialects import make_dialect
+from ..dialects.base import Decision, Observation
+from ..models.base import Model, SentImage
 
 # Where the markers sit, as fractions of the image: corners matter most, because
 # a scale error grows with the distance from (0,0).

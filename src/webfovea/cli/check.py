@@ -11,15 +11,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .core.config import Size
-from .core.errors import ConfigError
-from .dialects import dialect_names
-from .models import profiles
+from ..core.config import Size
+from ..core.errors import ConfigError
+from ..dialects import dialect_names
+from ..models import profiles
 
 if TYPE_CHECKING:
-    from .calibrate import Calibration
+    from ..tools.calibrate import Calibration
 
-# The handler imports what it runs when called (see webfovea.cli): parsing stays light.
+# The handler imports what it runs when called (see webfovea.cli.main): parsing stays light.
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -37,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def add_calibration_options(p: argparse.ArgumentParser) -> None:
     """--dialect and --dialect-version (check, calibrate): run's flags, run's defaults."""
-    from .options import DIALECT_HELP
+    from ..console.options import DIALECT_HELP
 
     p.add_argument("--dialect", default=None, help=DIALECT_HELP)
     p.add_argument("--dialect-version", default=None,
@@ -62,7 +62,7 @@ def preflight_line(resolved: profiles.Resolved) -> str:
     """The pre-flight's one line. The Responses API (openai-computer) and the tools dialect
     live under an OpenAI base URL, the computer tool under an Anthropic one: their model
     listings are what is checked; the Gemini API has no such check yet, which is said."""
-    from .models.preflight import preflight
+    from ..models.preflight import preflight
 
     if resolved.model.startswith("gemini:"):
         return (f"pre-flight: skipped for {resolved.model} (the Gemini API's endpoint is not "
@@ -72,8 +72,8 @@ def preflight_line(resolved: profiles.Resolved) -> str:
 
 
 def calibrate_resolved(resolved: profiles.Resolved, size: Size) -> Calibration:
-    from .calibrate import calibrate
-    from .models.loader import load_model
+    from ..models.loader import load_model
+    from ..tools.calibrate import calibrate
 
     model = load_model(resolved.model, base_url=resolved.base_url)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .actions.registry import Action, Point
+from ..actions.registry import Action, Point
 
 THRESHOLD = 3
 # Page pixels: models rarely repeat a point exactly, and a few pixels is the same target.

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from . import inputs
-from .actions.registry import REGISTRY
-from .core.config import (
+from ..actions.registry import REGISTRY
+from ..core.config import (
     COORD_SPACES,
     DEFAULT_ACTION_BUDGETS,
     GROUNDING_POLICIES,
@@ -25,10 +24,11 @@ from .core.config import (
     Size,
     VerifierConfig,
 )
-from .core.errors import ConfigError
-from .core.sites import SiteOptions
-from .dialects import dialect_names
-from .models import profiles
+from ..core.errors import ConfigError
+from ..core.sites import SiteOptions
+from ..dialects import dialect_names
+from ..models import profiles
+from . import inputs
 
 _AGENT, _BROWSER = AgentConfig(), BrowserConfig()
 MODEL_HINT = ("give --model (openai:<name>, anthropic:<name>, oracle or scripted:<file>), or "

@@ -17,13 +17,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .actions.geometry import ModelSpace, OutsideImage, to_page
-from .actions.registry import REGISTRY, ActionSpec, Point
-from .core.config import Size
-from .dialects.text.parse import TOKEN_PATTERN, parse_reply
+from ..actions.geometry import ModelSpace, OutsideImage, to_page
+from ..actions.registry import REGISTRY, ActionSpec, Point
+from ..core.config import Size
+from ..dialects.text.parse import TOKEN_PATTERN, parse_reply
+from ..rundir.store import TaskRun, load_run
+from ..rundir.trajectory import StepRecord
 from .replay import compare_step
-from .rundir.store import TaskRun, load_run
-from .rundir.trajectory import StepRecord
 
 # "correct" is no stage: it is what a task scored correct is called (``--all``).
 Stage = Literal["parse", "execute", "feedback", "observe", "guardrails", "model", "crash",

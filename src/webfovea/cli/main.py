@@ -16,21 +16,24 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__, check_cli, cost_cli, inputs, interrupts, live
-from .answers import cli as answers_cli
-from .bench import cli as bench_cli
-from .core.errors import WebfoveaError, error_exit, exit_code
-from .interrupts import Interrupted
-from .mcp import cli as mcp_cli
-from .miniwob import cli as miniwob_cli
-from .options import RunFlags, RunOptions, add_run_options, flags_from
-from .snapshot import cli as snapshot_cli
-from .suite import cli as suite_cli
-from .viewer import cli as viewer_cli
+from .. import __version__
+from ..answers import cli as answers_cli
+from ..bench import cli as bench_cli
+from ..console import inputs, interrupts, live
+from ..console.interrupts import Interrupted
+from ..console.options import RunFlags, RunOptions, add_run_options, flags_from
+from ..core.errors import WebfoveaError, error_exit, exit_code
+from ..mcp import cli as mcp_cli
+from ..miniwob import cli as miniwob_cli
+from ..snapshot import cli as snapshot_cli
+from ..suite import cli as suite_cli
+from ..viewer import cli as viewer_cli
+from . import check as check_cli
+from . import cost as cost_cli
 
 if TYPE_CHECKING:
-    from .core.task import Task
-    from .rundir.trajectory import ResultRecord
+    from ..core.task import Task
+    from ..rundir.trajectory import ResultRecord
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -101,11 +104,11 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
 
 async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
     """One task with its own browser and model: what ``run`` and the scripted demo do."""
-    from .agent import run_task
-    from .browser.session import BrowserSession
-    from .models.loader import load_model
-    from .models.model_options import preflight_or_skip
-    from .snapshot.session import check_snapshot
+    from ..browser.session import BrowserSession
+    from ..loop.agent import run_task
+    from ..models.loader import load_model
+    from ..models.model_options import preflight_or_skip
+    from ..snapshot.session import check_snapshot
 
     check_snapshot(options.agent.site)
     model = load_model(options.model, base_url=options.base_url,
@@ -121,7 +124,7 @@ async def run_one(task: Task, options: RunOptions, out: Path) -> ResultRecord:
 
 
 def _report(result: ResultRecord, out: Path) -> None:
-    from .models.prices import cost_text
+    from ..models.prices import cost_text
 
     print(f"status: {result.status}")
     if result.answer is not None:
@@ -136,7 +139,7 @@ def _report(result: ResultRecord, out: Path) -> None:
 
 
 def cmd_run(ns: argparse.Namespace) -> int:
-    from .core.task import Task
+    from ..core.task import Task
 
     inputs.check_run(ns)
     out = inputs.out_dir(ns.out or Path("runs") / time.strftime("run-%Y%m%d-%H%M%S"))
@@ -160,9 +163,9 @@ REAL_MODEL_HINT = """To drive a real model instead, for example:
 
 
 def cmd_demo(ns: argparse.Namespace) -> int:
-    from . import demo
-    from .browser.local_server import LocalServer
-    from .core.task import Task
+    from .. import demo
+    from ..browser.local_server import LocalServer
+    from ..core.task import Task
 
     out = inputs.out_dir(ns.out or Path("runs") / time.strftime("demo-%Y%m%d-%H%M%S"))
     if ns.scripted:

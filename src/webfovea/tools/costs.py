@@ -7,8 +7,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from .models.prices import Price
-from .rundir.store import read_result
+from ..models.prices import Price
+from ..rundir.store import read_result
 
 
 def task_cost(task_dir: Path, price: Price | None = None) -> float | None:

@@ -13,11 +13,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from .core.errors import ParseError
-from .dialects.recorded import Retranslate, retranslator
-from .dialects.text.parse import ParsedReply, parse_reply
-from .rundir.store import load_run
-from .rundir.trajectory import StepRecord
+from ..core.errors import ParseError
+from ..dialects.recorded import Retranslate, retranslator
+from ..dialects.text.parse import ParsedReply, parse_reply
+from ..rundir.store import load_run
+from ..rundir.trajectory import StepRecord
 
 ParseFn = Callable[[str], ParsedReply]
 ChangeKind = Literal["changed", "now_parses", "now_fails"]

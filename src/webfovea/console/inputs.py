@@ -14,8 +14,8 @@ from argparse import Namespace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .core.config import Size
-from .core.errors import ConfigError
+from ..core.config import Size
+from ..core.errors import ConfigError
 
 WEB_SCHEMES = ("http", "https")
 # A bare host such as ``example.com`` or ``example.com:8080/path`` (task files accept it too).

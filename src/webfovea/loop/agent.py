@@ -8,27 +8,27 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .actions.geometry import model_space
-from .answers.gate import Answered, AnswerGate
-from .browser import feedback, fingerprint
-from .browser.capture import FrameText, Screen, capture, frame_texts, joined, png_size
-from .browser.domain_lock import DomainLock
-from .browser.errors import translated
-from .browser.executor import Executor, safe_execute
-from .browser.session import BrowserSession, Tabs
-from .core.config import AgentConfig
-from .core.errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
-from .core.stages import Stages, stage
-from .core.task import Task
-from .core.text import well_formed
-from .dialects import factory, make_dialect
-from .dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
+from ..actions.geometry import model_space
+from ..answers.gate import Answered, AnswerGate
+from ..browser import feedback, fingerprint
+from ..browser.capture import FrameText, Screen, capture, frame_texts, joined, png_size
+from ..browser.domain_lock import DomainLock
+from ..browser.errors import translated
+from ..browser.executor import Executor, safe_execute
+from ..browser.session import BrowserSession, Tabs
+from ..core.config import AgentConfig
+from ..core.errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
+from ..core.stages import Stages, stage
+from ..core.task import Task
+from ..core.text import well_formed
+from ..dialects import factory, make_dialect
+from ..dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
+from ..models.base import Model, SentImage, Usage
+from ..rundir import events
+from ..rundir.store import TrajectoryWriter
+from ..rundir.trajectory import ResultRecord, StepRecord, UsageRecord
+from ..snapshot.session import SiteSession
 from .guard import Guard
-from .models.base import Model, SentImage, Usage
-from .rundir import events
-from .rundir.store import TrajectoryWriter
-from .rundir.trajectory import ResultRecord, StepRecord, UsageRecord
-from .snapshot.session import SiteSession
 
 
 def _dialect(model: Model, config: AgentConfig) -> Dialect:
@@ -36,8 +36,8 @@ def _dialect(model: Model, config: AgentConfig) -> Dialect:
     dialect through that dialect's wire format, behind a fake provider
     (:mod:`webfovea.dialects.loopback.oracle_bridge`); composed here so the dialects need no testing."""
     if config.dialect != "text" and model.name.startswith("oracle"):
-        from .dialects.loopback.oracle_bridge import OracleBridge
-        from .models.oracle import OracleModel
+        from ..dialects.loopback.oracle_bridge import OracleBridge
+        from ..models.oracle import OracleModel
 
         if isinstance(model, OracleModel):
             return OracleBridge(model, config, factory(config.dialect))

@@ -17,7 +17,7 @@ from collections.abc import Coroutine
 from types import FrameType
 from typing import Any, TypeVar
 
-from .core.errors import WebfoveaError
+from ..core.errors import WebfoveaError
 
 T = TypeVar("T")
 SIGNALS = (signal.SIGINT, signal.SIGTERM)

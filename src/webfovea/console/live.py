@@ -19,8 +19,8 @@ from typing import Any, Literal
 from rich.console import Console
 from rich.text import Text
 
-from .rundir.events import StepEvent, event_of
-from .rundir.trajectory import StepRecord, UsageRecord
+from ..rundir.events import StepEvent, event_of
+from ..rundir.trajectory import StepRecord, UsageRecord
 
 THOUGHT_CHARS = 160
 PACKAGE_LOGGER = "webfovea"
