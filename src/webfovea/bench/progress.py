@@ -25,7 +25,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from ..console.live import PACKAGE_LOGGER, cost_of, one_line
+from ..console.step_view import PACKAGE_LOGGER, cost_of, one_line
 from ..rundir.events import StepEvent, event_of
 from ..rundir.trajectory import UsageRecord
 

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from .. import __version__
 from ..answers import cli as answers_cli
 from ..bench import cli as bench_cli
-from ..console import inputs, interrupts, live
+from ..console import inputs, interrupts
+from ..console import step_view as live
 from ..console.interrupts import Interrupted
 from ..console.options import RunFlags, RunOptions, add_run_options, flags_from
 from ..core.errors import WebfoveaError, error_exit, exit_code

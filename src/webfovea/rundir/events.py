@@ -5,7 +5,7 @@ Events travel through the standard :mod:`logging` module, on the logger ``webfov
 each is one log record whose message is a plain, readable line and whose ``webfovea_event``
 attribute holds the :class:`StepEvent`. So a library user routes or silences them like any
 other logging (``logging.getLogger("webfovea").setLevel(...)``), and the command line's live
-step view (:mod:`webfovea.console.live`) and the bench's progress panel are just logging handlers.
+step view (:mod:`webfovea.console.step_view`) and the bench's progress panel are just logging handlers.
 """
 
 from __future__ import annotations
