@@ -1,6 +1,6 @@
 """What the page did around one action, as plain data: the browser side measures it,
-:mod:`webfovea.browser.feedback` words it. Kept at core level so feedback never reaches into the
-browser (layers point one way) and can be read without a page.
+:mod:`webfovea.browser.feedback` words it without touching the page, and a test can hand
+feedback evidence without a browser.
 """
 
 from __future__ import annotations

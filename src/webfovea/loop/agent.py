@@ -34,7 +34,7 @@ from .guard import Guard
 def _dialect(model: Model, config: AgentConfig) -> Dialect:
     """``config.dialect`` speaking to ``model`` for one task. The oracle speaks a native
     dialect through that dialect's wire format, behind a fake provider
-    (:mod:`webfovea.dialects.loopback.oracle_bridge`); composed here so the dialects need no testing."""
+    (:mod:`webfovea.dialects.loopback.oracle_bridge`); composed here, where the model is known."""
     if config.dialect != "text" and model.name.startswith("oracle"):
         from ..dialects.loopback.oracle_bridge import OracleBridge
         from ..models.oracle import OracleModel

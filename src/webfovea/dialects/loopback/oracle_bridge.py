@@ -4,7 +4,7 @@ The oracle plays behind a fake provider on loopback (:mod:`.oracle_policy`),
 and dialect D talks to it with its real provider client, so the request the dialect builds,
 the wire format, the tool-call translation and the coordinate space are all exercised; only
 the model's judgement is the oracle's. :func:`webfovea.loop.agent.run_task` composes it (the
-dialect registry knows nothing of the testing side).
+dialect registry knows nothing of the oracle).
 """
 
 from __future__ import annotations
