@@ -27,11 +27,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from webfovea.bench import cli as bench_cli
-from webfovea.rundir import load_run
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
+from webfovea.rundir.store import load_run
 from webfovea.suite.catalog import tasks
 from webfovea.suite.cli import choose
 from webfovea.suite.server import SuiteServer
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 
 VERIFIER_MODEL = "openai:gpt-4o"  # a name with a price in the table; the fake answers it
 NOWHERE = "987654"

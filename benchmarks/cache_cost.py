@@ -19,16 +19,16 @@ import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, Size
-from webfovea.cost_cli import load_task
-from webfovea.estimate import layout_cost
+from webfovea.cli.cost import load_task
+from webfovea.core.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.models.prices import find_price
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
+from webfovea.tools.estimate import layout_cost
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 MODEL = "anthropic:claude-sonnet-4-5"

@@ -32,9 +32,9 @@ from PIL import Image, ImageChops, ImageStat
 from playwright.async_api import CDPSession, Page
 
 from webfovea.browser.capture import capture, downsample
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import BrowserConfig, Size
-from webfovea.testing.local_server import LocalServer
+from webfovea.core.config import BrowserConfig, Size
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"
 CAP = Size(1440, 810)

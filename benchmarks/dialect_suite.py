@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from webfovea.rundir import load_run
+from webfovea.rundir.store import load_run
 
 DEFAULT = ("text", "tools", "anthropic-computer")
 

@@ -19,10 +19,10 @@ import time
 from pathlib import Path
 
 from webfovea.browser import fingerprint
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.locate import hit_test
 from webfovea.browser.session import BrowserSession, Tabs
-from webfovea.config import BrowserConfig
-from webfovea.testing.local_server import LocalServer
+from webfovea.core.config import BrowserConfig
 
 CLOCK = "<span id=clock></span><script>setInterval(() => { clock.textContent = Date.now(); }, 1000)</script>"
 

@@ -29,14 +29,14 @@ sys.path.insert(0, str(TESTS))
 from gallery_helpers import LARGE, SMALL  # noqa: E402
 from gallery_support import ColourPolicy, Look, pdf_bytes  # noqa: E402
 from streamlit_support import streamlit_app  # noqa: E402
-from webfovea.agent import run_task  # noqa: E402
+from webfovea.browser.local_server import LocalServer  # noqa: E402
 from webfovea.browser.session import BrowserSession  # noqa: E402
-from webfovea.config import AgentConfig  # noqa: E402
+from webfovea.core.config import AgentConfig  # noqa: E402
+from webfovea.core.task import Task  # noqa: E402
+from webfovea.dialects.loopback.fake_provider import FakeProvider  # noqa: E402
+from webfovea.loop.agent import run_task  # noqa: E402
 from webfovea.models.loader import load_model  # noqa: E402
-from webfovea.rundir import read_steps  # noqa: E402
-from webfovea.task import Task  # noqa: E402
-from webfovea.testing.fake_provider import FakeProvider  # noqa: E402
-from webfovea.testing.local_server import LocalServer  # noqa: E402
+from webfovea.rundir.store import read_steps  # noqa: E402
 
 GALLERY = TESTS / "gallery"
 CLICK = "click(start_box='({x},{y})')"

@@ -22,14 +22,14 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_steps
 
 GALLERY = Path(__file__).resolve().parent.parent / "tests" / "gallery"
 sys.path.insert(0, str(GALLERY / "apps"))

@@ -22,14 +22,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig
+from webfovea.core.config import AgentConfig, BrowserConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_steps
 from webfovea.testing.timing import load_event
 
 PAGES = Path(__file__).resolve().parent.parent / "tests" / "pages"

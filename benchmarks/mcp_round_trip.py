@@ -33,7 +33,7 @@ from mcp import Client
 
 from webfovea import demo
 from webfovea.bench.scorer import match
-from webfovea.config import Size
+from webfovea.core.config import Size
 from webfovea.suite.catalog import tasks
 from webfovea.suite.cli import choose
 from webfovea.suite.server import SuiteServer

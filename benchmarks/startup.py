@@ -25,7 +25,7 @@ from pathlib import Path
 CASES = {
     "import webfovea": ["-c", "import webfovea"],
     "python -m webfovea --help": ["-m", "webfovea", "--help"],
-    "import webfovea.cli": ["-c", "import webfovea.cli"],
+    "import webfovea.cli.main": ["-c", "import webfovea.cli.main"],
 }
 
 

@@ -37,14 +37,14 @@ from typing import Any
 
 from playwright.async_api import Browser, Page, async_playwright
 
-from webfovea.agent import run_task
 from webfovea.browser.chromium import find_chromium
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig
+from webfovea.core.config import AgentConfig, BrowserConfig
+from webfovea.core.task import Task
+from webfovea.loop.agent import run_task
 from webfovea.models.scripted import ScriptedModel
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_steps
 
 STAGES = ("capture", "encode", "prompt", "parse", "execute", "settle", "fingerprints",
           "trajectory_write")

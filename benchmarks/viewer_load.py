@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 from webfovea.browser.session import BrowserSession
-from webfovea.config import BrowserConfig
-from webfovea.rundir import load_run
+from webfovea.core.config import BrowserConfig
+from webfovea.rundir.store import load_run
 from webfovea.viewer.report import TASK_PAGE, write_report
 
 

@@ -13,7 +13,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from webfovea.cli import main
+from webfovea.cli.main import main
 
 GOOD = {"--url": "http://127.0.0.1:9/", "--task": "find it", "--model": "openai:m",
         "--base-url": "http://127.0.0.1:9/v1"}

@@ -1,7 +1,7 @@
 """MkDocs hooks: the reference pages are generated from the code itself, so they cannot rot.
 
 - ``<!-- generated: cli -->`` becomes every command's ``--help`` text, read from the real
-  parser (``webfovea.cli.build_parser``), sub-commands of sub-commands included;
+  parser (``webfovea.cli.main.build_parser``), sub-commands of sub-commands included;
 - ``<!-- generated: api -->`` becomes the public names of ``webfovea`` (its ``__all__``) with
   their signatures and docstrings.
 """
@@ -35,7 +35,7 @@ def _commands(parser: argparse.ArgumentParser, prefix: str) -> Iterator[tuple[st
 
 
 def cli_reference() -> str:
-    from webfovea.cli import build_parser
+    from webfovea.cli.main import build_parser
 
     os.environ["COLUMNS"] = "100"  # argparse wraps help to the terminal's width
     parser, _ = build_parser()

@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from webfovea.browser.session import BrowserSession
-from webfovea.config import BrowserConfig
+from webfovea.core.config import BrowserConfig
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 

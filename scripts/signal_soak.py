@@ -31,8 +31,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from webfovea import demo
-from webfovea.testing.fake_provider import FakeProvider
-from webfovea.testing.local_server import LocalServer
+from webfovea.browser.local_server import LocalServer
+from webfovea.dialects.loopback.fake_provider import FakeProvider
 
 WAIT = "Thought: nothing yet.\nAction: wait()"
 NOISE = ("Traceback", "Task exception was never retrieved", "client has been closed",

@@ -23,7 +23,7 @@ from PIL import Image, ImageChops, ImageStat
 from playwright.async_api import Page
 
 from webfovea.browser.session import BrowserSession
-from webfovea.config import BrowserConfig
+from webfovea.core.config import BrowserConfig
 from webfovea.models.base import Model, ModelReply, ModelRequest
 from webfovea.suite.server import SuiteServer
 

@@ -13,10 +13,10 @@ from hypothesis import settings
 from counting_site import Counter, counting_site
 from gallery_helpers import Browsers
 from webfovea.browser.executor import Executor
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig
-from webfovea.errors import ConfigError
-from webfovea.testing.local_server import LocalServer
+from webfovea.core.config import AgentConfig, BrowserConfig
+from webfovea.core.errors import ConfigError
 
 PAGES = Path(__file__).parent / "pages"
 

@@ -7,16 +7,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
+from webfovea.dialects.loopback.fake_tools import FakeCall, FakeReply
+from webfovea.loop.agent import run_task
 from webfovea.models.base import Model
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
-from webfovea.testing.fake_tools import FakeCall, FakeReply
-from webfovea.trajectory import ResultRecord, StepRecord
+from webfovea.rundir.store import read_steps
+from webfovea.rundir.trajectory import ResultRecord, StepRecord
 
 # offsite.html in the 1440x810 image of the 1920x1080 viewport (x 0.75).
 FIELD, LINK, FINE = (218, 240), (218, 94), (60, 382)

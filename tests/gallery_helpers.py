@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from webfovea.actions import Action, Point
+from webfovea.actions.registry import Action, Point
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
+from webfovea.browser.feedback import Note
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, Size
-from webfovea.feedback import Note
+from webfovea.core.config import AgentConfig, BrowserConfig, Size
 
 
 @dataclass(frozen=True)

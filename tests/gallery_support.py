@@ -14,8 +14,8 @@ from PIL import Image
 
 from gallery_helpers import sent_crop
 from webfovea.browser.capture import Screen
-from webfovea.rundir import read_steps
-from webfovea.testing.fake_provider import FakeRequest
+from webfovea.dialects.loopback.fake_provider import FakeRequest
+from webfovea.rundir.store import read_steps
 
 RGB = tuple[int, int, int]
 Box = tuple[float, float, float, float]  # left, top, right, bottom in page CSS pixels

@@ -20,8 +20,8 @@ from webfovea.answers.parts import answer_parts
 from webfovea.answers.seen import SessionText
 from webfovea.answers.verifier import parse_verdict
 from webfovea.browser.capture import FrameText
-from webfovea.config import AgentConfig
-from webfovea.rundir import TrajectoryWriter
+from webfovea.core.config import AgentConfig
+from webfovea.rundir.store import TrajectoryWriter
 
 TABLE = "Region\tCrop\tYear\tTonnes\nEastern\tBarley\t2019\t92,536\nWestern\tBarley\t2019\t48,210"
 URL = "http://stats.fovea.test/table/AGR01"

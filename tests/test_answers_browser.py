@@ -18,17 +18,17 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, VerifierConfig
-from webfovea.diagnose import diagnose
+from webfovea.core.config import AgentConfig, BrowserConfig, VerifierConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, Policy, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps, read_verifier
+from webfovea.rundir.store import read_steps, read_verifier
+from webfovea.rundir.trajectory import ResultRecord, StepRecord
 from webfovea.suite import SuiteServer
 from webfovea.suite.sites.stats.site import StatsSite
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest, Policy, ScriptedPolicy
-from webfovea.trajectory import ResultRecord, StepRecord
+from webfovea.tools.diagnose import diagnose
 
 pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures("openai_key")]
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
 from webfovea.suite.catalog import tasks
 from webfovea.suite.server import SuiteServer
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
 
 IDS = ("stats-production-cell", "filings-capacity", "rankings-position", "news-archive-count")
 STALE = ("stats-production-cell", "filings-capacity")

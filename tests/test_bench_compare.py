@@ -14,8 +14,8 @@ from test_bench_support import run_cli
 from webfovea.bench.compare import compare, mcnemar_exact
 from webfovea.bench.scorer import Verdict
 from webfovea.bench.store import Store
-from webfovea.task import Task
-from webfovea.trajectory import ResultRecord
+from webfovea.core.task import Task
+from webfovea.rundir.trajectory import ResultRecord
 
 
 def make_run(path: Path, outcomes: dict[str, bool | None], *,

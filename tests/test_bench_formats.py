@@ -21,7 +21,7 @@ import pytest
 
 from webfovea.bench.formats import ASSISTANTBENCH_START
 from webfovea.bench.tasks import parse_line, read_tasks
-from webfovea.errors import ConfigError
+from webfovea.core.errors import ConfigError
 from webfovea.suite.server import SuiteServer
 
 DATA = Path(__file__).parent / "data" / "formats"

@@ -12,8 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from webfovea.testing.fake_provider import FakeProvider
-from webfovea.testing.local_server import LocalServer
+from webfovea.browser.local_server import LocalServer
+from webfovea.dialects.loopback.fake_provider import FakeProvider
 
 ENV = {**os.environ, "OPENAI_API_KEY": "sk-test"}
 DONE = "Thought: done.\nAction: finished(content='ok')"

@@ -25,7 +25,7 @@ from test_bench_support import (
     write_tasks,
 )
 from webfovea.bench.store import Store
-from webfovea.events import event_of
+from webfovea.rundir.events import event_of
 from webfovea.testing import LocalServer
 
 pytestmark = [pytest.mark.ray, pytest.mark.skipif(

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 from webfovea.bench.store import Store
-from webfovea.testing.fake_provider import FakeProvider
-from webfovea.testing.local_server import LocalServer
+from webfovea.browser.local_server import LocalServer
+from webfovea.dialects.loopback.fake_provider import FakeProvider
 
 DONE = "Thought: done.\nAction: finished(content='ok')"
 PROFILE = """[profiles.mine]

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from webfovea.cli import main
+from webfovea.cli.main import main
 from webfovea.testing import FakeProvider, FakeRequest
 
 PAGES = Path(__file__).parent / "pages" / "bench"

@@ -9,8 +9,8 @@ import pytest
 
 from test_bench_support import write_tasks
 from webfovea.bench.tasks import Split, pick, read_tasks, stable_fraction, task_dir_name
-from webfovea.errors import ConfigError
-from webfovea.task import Task
+from webfovea.core.errors import ConfigError
+from webfovea.core.task import Task
 
 GOOD = {"id": "a", "instruction": "Find the population", "url": "https://example.org/",
         "answer": "1,234", "answer_type": "number", "tags": ["table"]}

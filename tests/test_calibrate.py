@@ -7,10 +7,10 @@ import sys
 
 from PIL import Image, ImageChops
 
-from webfovea.calibrate import COLOURS, calibrate
-from webfovea.config import Size
+from webfovea.core.config import Size
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
 from webfovea.models.loader import load_model
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
+from webfovea.tools.calibrate import COLOURS, calibrate
 
 
 def _disc_finder(request: FakeRequest) -> str:
@@ -51,7 +51,7 @@ def test_calibrate_command_prints_the_suggestion() -> None:
 def test_marker_image_is_what_the_model_gets() -> None:
     from io import BytesIO
 
-    from webfovea.calibrate import marker_image
+    from webfovea.tools.calibrate import marker_image
     png, centres = marker_image(Size(1440, 810))
     img = Image.open(BytesIO(png)).convert("RGB")
     for (x, y), (_, rgb) in zip(centres, COLOURS, strict=True):

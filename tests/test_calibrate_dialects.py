@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from PIL import ImageChops
 
-from webfovea.calibrate import COLOURS, calibrate
-from webfovea.config import Size
+from webfovea.core.config import Size
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
+from webfovea.dialects.loopback.fake_tools import FakeCall, FakeReply
+from webfovea.dialects.loopback.native_reply import NativeReply
 from webfovea.models.loader import load_model
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
-from webfovea.testing.fake_tools import FakeCall, FakeReply
-from webfovea.testing.native_reply import NativeReply
+from webfovea.tools.calibrate import COLOURS, calibrate
 
 SIZE = Size(1440, 810)
 

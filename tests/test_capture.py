@@ -18,15 +18,15 @@ from PIL import Image, ImageChops, ImageStat
 from playwright.async_api import Page
 
 from test_roundtrip import _colour_centre
-from webfovea.actions import Point
-from webfovea.agent import run_task
+from webfovea.actions.geometry import fit_within, model_space, to_page
+from webfovea.actions.registry import Point
 from webfovea.browser.capture import capture, downsample, png_size
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, Size, SmartResize
-from webfovea.geometry import fit_within, model_space, to_page
+from webfovea.core.config import AgentConfig, Size, SmartResize
+from webfovea.core.task import Task
+from webfovea.loop.agent import run_task
 from webfovea.models.scripted import ScriptedModel
-from webfovea.rundir import read_steps
-from webfovea.task import Task
+from webfovea.rundir.store import read_steps
 
 MARK = (1234, 567, 40, 30)  # left, top, width, height in CSS px (scaled to the viewport)
 

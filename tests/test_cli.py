@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
+from webfovea.browser.local_server import LocalServer
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
 
 
 def _webfovea(*args: str, env: dict[str, str] | None = None,

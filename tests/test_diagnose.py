@@ -27,10 +27,10 @@ from viewer_helpers import (
     scripted,
     search_policy,
 )
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.diagnose import diagnose
 from webfovea.testing import FakeRequest
-from webfovea.testing.local_server import LocalServer
+from webfovea.tools.diagnose import diagnose
 
 Policy = Callable[[FakeRequest], str]
 FRAME_BLANK = (487.5, 562.5)  # shop.html's frame, below its bar and tooltip

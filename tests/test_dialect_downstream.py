@@ -12,11 +12,11 @@ import pytest
 
 from dialect_helpers import FIELD, IDS, SPEAKERS, Speaker, run
 from viewer_helpers import opened
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.diagnose import diagnose
-from webfovea.replay import replay
-from webfovea.testing.fake_tools import FakeCall
-from webfovea.testing.local_server import LocalServer
+from webfovea.dialects.loopback.fake_tools import FakeCall
+from webfovea.tools.diagnose import diagnose
+from webfovea.tools.replay import replay
 
 
 def _malformed(speaker: Speaker) -> FakeCall:

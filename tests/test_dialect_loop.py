@@ -13,15 +13,15 @@ from pathlib import Path
 import pytest
 
 from as_seen import suite_images_after_moves
-from webfovea.actions import Action, Point
-from webfovea.agent import run_task
+from webfovea.actions.registry import Action, Point
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
 from webfovea.dialects.base import Call, Decision, Observation, SafetyCheck
+from webfovea.loop.agent import run_task
 from webfovea.models.base import Usage
-from webfovea.rundir import read_result, read_steps
-from webfovea.task import Task
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_result, read_steps
 
 CHECK = SafetyCheck("malicious_instructions", "The page asks to ignore the user.", "cu_sc_1")
 

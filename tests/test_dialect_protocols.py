@@ -8,21 +8,21 @@ from typing import Any
 
 import pytest
 
-from webfovea.actions import Action, Point
-from webfovea.config import AgentConfig, Size
+from webfovea.actions.geometry import ModelSpace
+from webfovea.actions.hotkeys import blacklisted
+from webfovea.actions.registry import Action, Point
+from webfovea.core.config import AgentConfig, Size
+from webfovea.core.errors import ModelError
 from webfovea.dialects.anthropic_actions import Translator
 from webfovea.dialects.base import Observation
 from webfovea.dialects.keys import KeySpellingError, from_names, from_xdotool
-from webfovea.errors import ModelError
-from webfovea.geometry import ModelSpace
-from webfovea.hotkeys import blacklisted
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
+from webfovea.dialects.loopback.fake_tools import FakeCall, FakeReply
 from webfovea.models.anthropic import AnthropicModel
 from webfovea.models.base import SentImage
 from webfovea.models.openai_compat import OpenAICompatModel
+from webfovea.models.profiles import ConfigFile, resolve
 from webfovea.models.retry import RetryPolicy
-from webfovea.profiles import ConfigFile, resolve
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
-from webfovea.testing.fake_tools import FakeCall, FakeReply
 
 ONCE = RetryPolicy(max_attempts=1)
 COMPUTER = {"type": "computer_20250124", "name": "computer", "display_width_px": 1440,
@@ -202,7 +202,7 @@ def test_the_tool_version_follows_the_model_name() -> None:
 def test_builtin_profiles_name_valid_dialects() -> None:
     from webfovea.dialects import dialect_names
     from webfovea.dialects.anthropic_computer import VERSIONS
-    from webfovea.profiles import builtin_profiles
+    from webfovea.models.profiles import builtin_profiles
 
     speaking = {n: p for n, p in builtin_profiles().items() if "dialect" in p}
     assert {"claude-computer", "claude-5-computer", "qwen2.5-vl-tools"} <= set(speaking)

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from webfovea.actions import REGISTRY, Action, Point
+from webfovea.actions.registry import REGISTRY, Action, Point
+from webfovea.core.errors import ParseError
 from webfovea.dialects.schema import action_from_call, tool_schemas
-from webfovea.errors import ParseError
-from webfovea.parse import parse_reply
+from webfovea.dialects.text.parse import parse_reply
 
 
 def test_one_schema_per_registry_action_with_its_arguments() -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from dialect_helpers import FIELD, FINE, IDS, LINK, SPEAKERS, Speaker, run
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.testing.local_server import LocalServer
 
 
 @pytest.mark.parametrize("speaker", SPEAKERS, ids=IDS)

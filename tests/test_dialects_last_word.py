@@ -12,19 +12,19 @@ from typing import Any
 
 import pytest
 
-from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.dialects.loopback.fake_tools import FakeCall, FakeReply
+from webfovea.dialects.loopback.native_reply import NativeReply
+from webfovea.loop.agent import run_task
 from webfovea.models import load_model
 from webfovea.models.base import Model
-from webfovea.replay import replay
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.fake_tools import FakeCall, FakeReply
-from webfovea.testing.local_server import LocalServer
-from webfovea.testing.native_reply import NativeReply
-from webfovea.trajectory import ResultRecord, StepRecord
+from webfovea.rundir.store import read_steps
+from webfovea.rundir.trajectory import ResultRecord, StepRecord
+from webfovea.tools.replay import replay
 
 ANSWER = "The page has three buttons: A, B and C."
 

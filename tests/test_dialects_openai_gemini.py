@@ -11,18 +11,18 @@ from typing import Any
 import pytest
 
 from counting_site import Counter
-from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.dialects.loopback.native_reply import NativeReply
+from webfovea.loop.agent import run_task
 from webfovea.models import load_model
 from webfovea.models.prices import find_price
-from webfovea.replay import replay
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
-from webfovea.testing.native_reply import NativeReply
-from webfovea.trajectory import ResultRecord, StepRecord
+from webfovea.rundir.store import read_steps
+from webfovea.rundir.trajectory import ResultRecord, StepRecord
+from webfovea.tools.replay import replay
 
 # tests/pages/computer_use/page.html at the default viewport 1920x1080, sent as 1440x810:
 # OpenAI answers in screenshot pixels (x0.75), Gemini on the 0-999 grid (/1920, /1080 x1000).
@@ -294,8 +294,8 @@ async def test_out_of_space_points_get_error_results(browser: BrowserSession, pa
 
 
 def test_a_native_dialect_needs_its_providers_model_and_a_known_version() -> None:
+    from webfovea.core.errors import ConfigError
     from webfovea.dialects import make_dialect
-    from webfovea.errors import ConfigError
 
     gemini_model = load_model("gemini:gemini-3.5-flash", base_url="http://127.0.0.1:9")
     with pytest.raises(ConfigError, match=r"openai-computer speaks to openai:<model> models"):

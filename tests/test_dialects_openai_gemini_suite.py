@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
 from webfovea.suite.catalog import tasks
 
 # A form with a fill (a batch in GA, type_text_at in legacy), a select and a result in a new

@@ -158,11 +158,11 @@ def test_the_contracts_page_lists_every_exit_code_feedback_word_and_action() -> 
     step outcome, the feedback words, and each action of the reply grammar."""
     from typing import get_args
 
-    from webfovea.actions import TEXT_ACTIONS
+    from webfovea.actions.registry import TEXT_ACTIONS
+    from webfovea.browser.feedback import NO_CHANGE
+    from webfovea.core.errors import EXIT_CODES, TaskStatus
     from webfovea.dialects.base import NOT_EXECUTED
-    from webfovea.errors import EXIT_CODES, TaskStatus
-    from webfovea.feedback import NO_CHANGE
-    from webfovea.trajectory import Outcome
+    from webfovea.rundir.trajectory import Outcome
 
     page = CONTRACTS.read_text()
     rows = dict(re.findall(r"^\| `(\w+)` \| (\d+) \|", page, re.M))

@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 from PIL import Image
 
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.native_reply import NativeReply
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.dialects.loopback.native_reply import NativeReply
 
 
 def _png() -> str:

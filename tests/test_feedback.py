@@ -18,19 +18,19 @@ import pytest_asyncio
 from PIL import Image
 
 from conftest import Opener
-from webfovea.actions import Action, Point
-from webfovea.agent import run_task
+from webfovea.actions.registry import Action, Point
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
+from webfovea.browser.feedback import NO_CHANGE, Note
 from webfovea.browser.frame_fallback import captcha_kind
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
-from webfovea.feedback import NO_CHANGE, Note
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_steps
 
 PAGES = Path(__file__).parent / "pages"
 

@@ -25,18 +25,18 @@ from PIL import Image
 from gallery_helpers import LARGE, SMALL, Browsers, View, act_and_look, sent_crop
 from gallery_support import ColourPolicy, Look, count, find_colour, near, pdf_bytes, timing
 from streamlit_support import streamlit_app
-from webfovea.agent import run_task
 from webfovea.answers import ocr
 from webfovea.browser.capture import Screen
 from webfovea.browser.executor import Executor
+from webfovea.browser.feedback import NO_CHANGE
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
-from webfovea.feedback import NO_CHANGE
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_steps
 
 GALLERY = Path(__file__).parent / "gallery"
 ALL = [pytest.param(LARGE, id=LARGE.name), pytest.param(SMALL, id=SMALL.name, marks=pytest.mark.slow)]

@@ -28,16 +28,16 @@ from gallery_helpers import (
     state,
     views,
 )
-from webfovea.agent import run_task
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
-from webfovea.config import AgentConfig
-from webfovea.feedback import NO_CHANGE
+from webfovea.browser.feedback import NO_CHANGE
+from webfovea.browser.local_server import LocalServer
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_steps
 
 BLANK = (900, 200)
 STATUS = (40, 12, 600, 36)

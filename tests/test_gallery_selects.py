@@ -18,16 +18,16 @@ from pathlib import Path
 import pytest
 
 from gallery_helpers import SMALL, Browsers, View, act, at_rest, differing, shows_end_state, state, views
-from webfovea.agent import run_task
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
-from webfovea.config import AgentConfig
-from webfovea.feedback import NO_CHANGE
+from webfovea.browser.feedback import NO_CHANGE
+from webfovea.browser.local_server import LocalServer
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_steps
 
 sys.path.insert(0, str(Path(__file__).parent / "gallery" / "apps"))
 from dash_dropdown import serve  # the gallery's Dash app (tests/gallery/apps)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webfovea.actions import Point
-from webfovea.config import Size, SmartResize
-from webfovea.geometry import (
+from webfovea.actions.geometry import (
     ModelSpace,
     OutsideImage,
     fit_within,
@@ -14,6 +12,8 @@ from webfovea.geometry import (
     smart_resize,
     to_page,
 )
+from webfovea.actions.registry import Point
+from webfovea.core.config import Size, SmartResize
 
 PAGE = Size(1920, 1080)
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from conftest import Opener
-from webfovea.actions import Action
+from webfovea.actions.registry import Action
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
-from webfovea.feedback import Note
-from webfovea.testing.local_server import LocalServer
+from webfovea.browser.feedback import Note
+from webfovea.browser.local_server import LocalServer
 
 
 async def _back(ex: Executor) -> Note:

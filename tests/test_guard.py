@@ -10,13 +10,13 @@ import time
 
 import pytest
 
-from webfovea.actions import Action, Point
-from webfovea.config import AgentConfig
-from webfovea.domains import DomainPolicy, normalise_domain, site_of
-from webfovea.errors import ConfigError
-from webfovea.guard import Guard
-from webfovea.hotkeys import blacklisted
-from webfovea.repeats import RepeatDetector
+from webfovea.actions.hotkeys import blacklisted
+from webfovea.actions.registry import Action, Point
+from webfovea.core.config import AgentConfig
+from webfovea.core.domains import DomainPolicy, normalise_domain, site_of
+from webfovea.core.errors import ConfigError
+from webfovea.loop.guard import Guard
+from webfovea.loop.repeats import RepeatDetector
 
 
 @pytest.mark.parametrize(("host", "site"), [

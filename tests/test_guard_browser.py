@@ -19,17 +19,17 @@ import pytest
 from PIL import Image
 from playwright.async_api import Error as PlaywrightError
 
-from webfovea.agent import run_task
 from webfovea.browser.domain_lock import DomainLock
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.retry import RetryPolicy
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.trajectory import ResultRecord, StepRecord
+from webfovea.rundir.store import read_steps
+from webfovea.rundir.trajectory import ResultRecord, StepRecord
 
 PAGES = Path(__file__).parent / "pages" / "guard"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript"}

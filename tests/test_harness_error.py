@@ -16,8 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
-from webfovea.testing.local_server import LocalServer
+from webfovea.browser.local_server import LocalServer
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
 
 ENV = {**os.environ, "OPENAI_API_KEY": "sk-test"}
 DONE = "Thought: done.\nAction: finished(content='Saved')"

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from webfovea.bench.tasks import read_tasks
-from webfovea.cli import main
-from webfovea.errors import ConfigError
+from webfovea.cli.main import main
+from webfovea.core.errors import ConfigError
 
 Call = Callable[[list[str]], tuple[int, str]]
 GOOD = {"--url": "http://127.0.0.1:9/", "--task": "find it", "--model": "openai:m",
@@ -95,7 +95,7 @@ def test_out_that_is_a_file_or_unwritable(webfovea: Call, tmp_path: Path) -> Non
 
 
 def test_a_bare_host_gets_https() -> None:
-    from webfovea.inputs import web_url
+    from webfovea.console.inputs import web_url
 
     assert web_url("example.com") == "https://example.com"
     assert web_url("shop.example.com:8080/a?b=1") == "https://shop.example.com:8080/a?b=1"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
+from webfovea.browser.local_server import LocalServer
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
 
 WAIT = "Thought: nothing to do yet.\nAction: wait()"
 LOST = ("Traceback", "Task exception was never retrieved", "client has been closed",

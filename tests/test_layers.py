@@ -1,4 +1,4 @@
-"""The package's shape: no import cycles, layers that point one way, a guarded public API.
+"""The package's shape: rooms on floors that point one way, no import cycles, a guarded public API.
 
 The import graph is read from the source with ``ast`` (every import, also those inside
 functions, since a late import is still a dependency), so the check needs no import side
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import webfovea
-from webfovea.errors import (
+from webfovea.core.errors import (
     BrowserError,
     ConfigError,
     ModelError,
@@ -26,10 +27,34 @@ from webfovea.errors import (
 from webfovea.suite.web import SuiteError
 
 SRC = Path(webfovea.__file__).parent
-# Modules of the core (the round trip without the page): they never reach up.
-CORE = ("actions", "parse", "prompt", "feedback", "evidence", "geometry", "guard", "hotkeys",
-        "keys", "trajectory", "rundir", "outcomes", "options", "errors", "config", "task")
-UPPER = ("browser", "viewer", "bench", "suite")
+
+# The rooms, bottom floor first. A module imports from its own room or from a room on a lower
+# floor, never from a higher floor and never from another room on its own floor: each floor's
+# rooms stand side by side, each resting on the floors below. ``commands`` is the command line:
+# cli/, every room's own ``cli`` module (its sub-commands), ``entry`` and ``__main__``; ``api``
+# is the package's ``__init__`` (the public names, loaded on first use). ``testing`` is on the
+# top floor, beside them: product code never imports it.
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("core", "demo"),
+    ("matching", "actions", "rundir"),
+    ("suite", "browser"),
+    ("models", "snapshot"),
+    ("dialects", "answers"),
+    ("loop", "tools", "console"),
+    ("viewer", "mcp"),
+    ("bench",),
+    ("miniwob",),
+    ("commands", "api", "testing"),
+)
+FLOOR = {room: i for i, rooms in enumerate(FLOORS) for room in rooms}
+# The package top holds rooms, and these: the entry points and the marker.
+TOP_FILES = {"__init__.py", "__main__.py", "entry.py", "py.typed"}
+# The one import that runs up, on purpose and by name: replaying a run re-translates its
+# recorded calls, and the MCP dialect's translation lives with the MCP server (a plug-in the
+# registry names as a string and imports on use, as ``--dialect`` does for outside dialects).
+# Any other import up or across a floor fails, strings included.
+PLUG_INS = {("webfovea.dialects.recorded", "webfovea.mcp.recorded")}
+MODULE_STRING = re.compile(r"webfovea(\.\w+)+(:\w+)?")
 
 
 def _name(path: Path) -> str:
@@ -40,18 +65,32 @@ def _name(path: Path) -> str:
 MODULES = {_name(p): p for p in SRC.rglob("*.py")}
 
 
+def _package(module: str) -> str:
+    return module if MODULES[module].name == "__init__.py" else module.rpartition(".")[0]
+
+
+def _node_targets(module: str, node: ast.AST) -> Iterator[str]:
+    if isinstance(node, ast.Import):
+        yield from (a.name for a in node.names)
+    elif isinstance(node, ast.ImportFrom):
+        base = node.module or ""
+        if node.level:
+            package = _package(module).split(".")
+            base = ".".join([*package[: len(package) - node.level + 1],
+                             *([node.module] if node.module else [])])
+        for alias in node.names:
+            yield f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+    elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+          and MODULE_STRING.fullmatch(node.value)):
+        yield node.value.partition(":")[0]
+
+
 def _targets(module: str, path: Path) -> Iterator[str]:
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    """Every module ``module`` imports: each import statement wherever it stands (in a
+    function, under TYPE_CHECKING), and each string naming a module the way dynamic imports
+    and registries do (``"webfovea.x.y"``, ``"webfovea.x.y:attr"``)."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            yield from (a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                up = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*up, *([node.module] if node.module else [])])
-            for alias in node.names:
-                yield f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base
+        yield from _node_targets(module, node)
 
 
 @functools.cache
@@ -61,7 +100,8 @@ def _edges() -> tuple[tuple[str, frozenset[str]], ...]:
 
 
 def _graph() -> dict[str, set[str]]:
-    return {m: set(targets) for m, targets in _edges()}
+    """Who imports whom, the declared plug-ins left out."""
+    return {m: {t for t in targets if (m, t) not in PLUG_INS} for m, targets in _edges()}
 
 
 def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -96,42 +136,86 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def _unit(module: str) -> str:
-    """A module's place at package level: its subpackage; each ``cli`` module (the command
-    layer, registering subcommands into ``webfovea.cli``) counts as part of that layer."""
+def room(module: str) -> str:
+    """The room a module lives in: its top-level package, or ``commands`` for the command
+    line (cli/, each room's ``cli`` module, ``entry``, ``__main__``), ``api`` for the
+    package's ``__init__``, ``""`` for a module loose at the package top."""
     parts = module.split(".")
-    if parts[-1] in ("cli", "__main__", "entry"):
-        return "webfovea.cli"
-    return ".".join(parts[:2])
+    if module == "webfovea":
+        return "api"
+    if parts[1] == "cli" or parts[-1] in ("cli", "__main__") or module == "webfovea.entry":
+        return "commands"
+    return parts[1] if len(parts) > 2 or MODULES[module].name == "__init__.py" else ""
 
 
-def _top(module: str) -> str:
-    """``bench`` for webfovea.bench.store, ``parse`` for webfovea.parse."""
-    return module.split(".")[1] if "." in module else ""
+def back_arrows(graph: dict[str, set[str]], room_of: Callable[[str], str] = room) -> list[str]:
+    """Each import that breaks the floors, as ``module → module (room floor → room floor)``:
+    to a higher floor, or to another room on the same floor."""
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        a = room_of(module)
+        for target in sorted(targets):
+            b = room_of(target)
+            if a != b and FLOOR.get(b, -1) >= FLOOR.get(a, -1):
+                wrong.append(f"{module} → {target} ({a} {FLOOR.get(a)} → {b} {FLOOR.get(b)})")
+    return wrong
+
+
+def test_the_package_top_holds_rooms_only() -> None:
+    loose = sorted(p.name for p in SRC.iterdir() if p.is_file() and p.name not in TOP_FILES)
+    assert loose == [], "a module at the package top: put it in its room"
+
+
+def test_every_room_is_on_a_floor() -> None:
+    packages = {p.name for p in SRC.iterdir() if (p / "__init__.py").is_file()}
+    rooms = packages - {"cli"} | {"commands", "api"}  # cli/ is the commands' home
+    assert rooms == set(FLOOR), "a new room needs its floor in FLOORS"
+    assert len(FLOOR) == sum(len(f) for f in FLOORS)  # each room on one floor only
+
+
+def test_no_import_runs_up_a_floor_or_across_one() -> None:
+    wrong = back_arrows(_graph())
+    assert not wrong, "imports against the floors:\n" + "\n".join(wrong)
+
+
+def test_product_code_never_imports_testing() -> None:
+    wrong = sorted(f"{m} → {t}" for m, targets in _graph().items() if room(m) != "testing"
+                   for t in targets if room(t) == "testing")
+    assert not wrong, "product code importing testing:\n" + "\n".join(wrong)
+
+
+def test_the_floors_catch_a_wrong_import() -> None:
+    """The rule itself, on imports no module has: up a floor, across a floor, into testing."""
+    assert back_arrows({"webfovea.core.config": {"webfovea.loop.agent"},
+                        "webfovea.viewer.report": {"webfovea.mcp.run"},
+                        "webfovea.loop.agent": {"webfovea.testing.timing"},
+                        "webfovea.loop.guard": {"webfovea.core.errors"}}) == [
+        "webfovea.core.config → webfovea.loop.agent (core 0 → loop 5)",
+        "webfovea.loop.agent → webfovea.testing.timing (loop 5 → testing 9)",
+        "webfovea.viewer.report → webfovea.mcp.run (viewer 6 → mcp 6)",
+    ]
+
+
+def test_each_plug_in_is_a_string_the_registry_imports_on_use() -> None:
+    """A declared plug-in is named only in a string: an import statement would load it
+    with its host, and then it is a plain import up a floor."""
+    for host, plug_in in PLUG_INS:
+        statements = {t for node in ast.walk(ast.parse(MODULES[host].read_text(encoding="utf-8")))
+                      if isinstance(node, (ast.Import, ast.ImportFrom))
+                      for t in _node_targets(host, node)}
+        assert plug_in in dict(_edges())[host] and plug_in not in statements
 
 
 def test_no_import_cycle_between_modules() -> None:
     assert _cycles(_graph()) == []
 
 
-def test_no_import_cycle_between_packages() -> None:
-    packages: dict[str, set[str]] = {}
+def test_no_import_cycle_between_rooms() -> None:
+    rooms: dict[str, set[str]] = {}
     for module, targets in _graph().items():
-        packages.setdefault(_unit(module), set()).update(
-            _unit(t) for t in targets if _unit(t) != _unit(module))
-    assert _cycles(packages) == []
-
-
-def test_only_the_command_layer_imports_a_cli_module() -> None:
-    wrong = sorted((m, t) for m, targets in _graph().items() for t in targets
-                   if _unit(t) == "webfovea.cli" and _unit(m) != "webfovea.cli")
-    assert wrong == []
-
-
-def test_core_never_imports_the_layers_above_it() -> None:
-    wrong = sorted((m, t) for m, targets in _graph().items() if _top(m) in CORE
-                   for t in targets if _top(t) in UPPER)
-    assert wrong == []
+        rooms.setdefault(room(module), set()).update(
+            room(t) for t in targets if room(t) != room(module))
+    assert _cycles(rooms) == []
 
 
 def test_the_public_api_is_what_all_says() -> None:
@@ -150,7 +234,7 @@ def test_the_public_api_is_what_all_says() -> None:
 def test_only_the_browser_package_imports_playwright() -> None:
     """Playwright's errors are translated at the browser's boundary (browser/errors.py). Site
     snapshots are browser-side too: recording and replay are the browser's network."""
-    wrong = sorted(m for m, p in MODULES.items() if _top(m) not in ("browser", "snapshot")
+    wrong = sorted(m for m, p in MODULES.items() if room(m) not in ("browser", "snapshot")
                    and any(t.split(".")[0] == "playwright" for t in _targets(m, p)))
     assert wrong == []
 
@@ -168,9 +252,9 @@ def test_the_command_line_parses_without_the_heavy_parts() -> None:
     Ray or results store: each handler imports what it runs. Measured by a fresh process,
     since this one has imported everything already."""
     heavy = ("playwright", "ray", "PIL", "openai", "anthropic", "httpx", "tldextract",
-             "dateparser", "webfovea.browser", "webfovea.agent", "webfovea.bench.store",
+             "dateparser", "webfovea.browser", "webfovea.loop.agent", "webfovea.bench.store",
              "webfovea.suite.server", "webfovea.miniwob.runner")
-    probe = ("import sys, webfovea.cli\nwebfovea.cli.build_parser()\n"
+    probe = ("import sys, webfovea.cli.main\nwebfovea.cli.main.build_parser()\n"
              f"heavy = {heavy!r}\n"
              "print(sorted({m.split('.')[0] if not m.startswith('webfovea') else m for m in "
              "sys.modules if any(m == h or m.startswith(h + '.') for h in heavy)}))")

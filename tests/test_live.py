@@ -21,10 +21,10 @@ import pytest
 from test_bench_support import PAGES as BENCH_PAGES
 from test_bench_support import TaskPolicy, finish, provider, write_tasks
 from viewer_helpers import REVEAL, click, record, reply, reveal_policy
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.events import StepEvent, event_of
+from webfovea.rundir.events import StepEvent, event_of
 from webfovea.testing import FakeProvider
-from webfovea.testing.local_server import LocalServer
 
 TASK = "Find the total."
 LONG_THOUGHT = "The Reveal total button\nis at the bottom right, " + "and it is blue " * 20

@@ -21,16 +21,16 @@ from PIL import Image
 
 from conftest import Opener
 from test_feedback import act
-from webfovea.agent import run_task
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
+from webfovea.browser.feedback import NO_CHANGE
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
-from webfovea.feedback import NO_CHANGE
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
-from webfovea.testing.local_server import LocalServer
 from webfovea.testing.timing import load_event
 
 

@@ -15,13 +15,13 @@ from mcp import Client
 
 from counting_site import Counter
 from mcp_helpers import Hold, result_json, session_dirs, steps
-from webfovea.actions import REGISTRY
+from webfovea.actions.registry import REGISTRY
 from webfovea.bench.scorer import match
-from webfovea.config import Size
+from webfovea.browser.local_server import LocalServer
+from webfovea.core.config import Size
 from webfovea.dialects.schema import tool_schemas
 from webfovea.suite.catalog import tasks
 from webfovea.suite.server import SuiteServer
-from webfovea.testing.local_server import LocalServer
 from webfovea.testing.mcp_client import (
     FAST,
     McpOracle,

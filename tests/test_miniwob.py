@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.actions import Action, Point
+from webfovea.actions.registry import Action, Point
 from webfovea.bench.store import Store
 from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, Size
-from webfovea.testing.local_server import LocalServer
+from webfovea.core.config import AgentConfig, BrowserConfig, Size
 
 pytest.importorskip("webfovea.miniwob.assets")
 from webfovea.miniwob import assets

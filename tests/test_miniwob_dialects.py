@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.rundir import read_steps
+from webfovea.rundir.store import read_steps
 
 pytest.importorskip("webfovea.miniwob.assets")
 

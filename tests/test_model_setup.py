@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.calibrate import COLOURS, MARKERS
-from webfovea.cli import build_parser
-from webfovea.config import AgentConfig, SmartResize
-from webfovea.errors import ConfigError, ModelError
+from webfovea.cli.main import build_parser
+from webfovea.console.options import RunFlags, flags_from
+from webfovea.core.config import AgentConfig, SmartResize
+from webfovea.core.errors import ConfigError, ModelError
+from webfovea.dialects.loopback.fake_provider import FakeRequest, ScriptedPolicy
 from webfovea.models.preflight import preflight
+from webfovea.models.profiles import ConfigFile, builtin_profiles, load_config, resolve
 from webfovea.models.retry import RetryPolicy
-from webfovea.options import RunFlags, flags_from
-from webfovea.profiles import ConfigFile, builtin_profiles, load_config, resolve
 from webfovea.testing import FakeProvider
-from webfovea.testing.fake_provider import FakeRequest, ScriptedPolicy
+from webfovea.tools.calibrate import COLOURS, MARKERS
 
 CONFIG = """
 [run]

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from webfovea.errors import ConfigError, ModelError
+from webfovea.core.errors import ConfigError, ModelError
+from webfovea.dialects.loopback.fake_provider import count_input_tokens
 from webfovea.models.anthropic import AnthropicModel
 from webfovea.models.base import Model, ModelRequest, SentImage, Turn
 from webfovea.models.loader import load_model
@@ -27,7 +28,6 @@ from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.retry import RetryPolicy, parse_retry_after
 from webfovea.models.scripted import ScriptedModel
 from webfovea.testing import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.testing.fake_provider import count_input_tokens
 
 FAST = RetryPolicy(base_delay=0.001, max_delay=0.01)
 PROVIDERS = ["openai", "anthropic"]

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from webfovea.actions import Action, Point
-from webfovea.config import Size
+from webfovea.actions.geometry import ModelSpace, to_page
+from webfovea.actions.hotkeys import blacklisted
+from webfovea.actions.registry import Action, Point
+from webfovea.core.config import Size
+from webfovea.core.domains import DomainPolicy
 from webfovea.dialects.gemini_actions import FUNCTIONS, from_gemini, to_gemini
 from webfovea.dialects.openai_actions import from_openai, to_openai
-from webfovea.domains import DomainPolicy
-from webfovea.geometry import ModelSpace, to_page
-from webfovea.hotkeys import blacklisted
 
 IMAGE = Size(1440, 810)
 SPACE = ModelSpace(1440.0, 810.0)  # coords=image: the model space is the image

@@ -8,13 +8,13 @@ import pytest
 import pytest_asyncio
 
 from conftest import Opener
-from webfovea.actions import Action, Point
+from webfovea.actions.native_values import NotAValue, to_input_value
+from webfovea.actions.registry import Action, Point
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
-from webfovea.feedback import Note
-from webfovea.native_values import NotAValue, to_input_value
-from webfovea.parse import parse_reply
-from webfovea.testing.local_server import LocalServer
+from webfovea.browser.feedback import Note
+from webfovea.browser.local_server import LocalServer
+from webfovea.dialects.text.parse import parse_reply
 
 
 @pytest_asyncio.fixture(loop_scope="session")

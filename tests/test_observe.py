@@ -13,12 +13,12 @@ from typing import Any
 from playwright.async_api import Frame
 
 from conftest import Opener
-from webfovea.actions import Action
+from webfovea.actions.registry import Action
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
+from webfovea.browser.feedback import Note
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.observe import READ_LIMIT
-from webfovea.feedback import Note
-from webfovea.testing.local_server import LocalServer
 
 PAGES = Path(__file__).parent / "pages"
 

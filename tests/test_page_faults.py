@@ -6,14 +6,14 @@ import base64
 import json
 from pathlib import Path
 
-from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_steps
 from webfovea.viewer.report import write_report
 
 

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from webfovea.actions import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
-from webfovea.errors import ParseError
-from webfovea.hotkeys import blacklisted
-from webfovea.keys import key_names, to_playwright
-from webfovea.parse import ParsedReply, parse_reply
+from webfovea.actions.hotkeys import blacklisted
+from webfovea.actions.keys import key_names, to_playwright
+from webfovea.actions.registry import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
+from webfovea.core.errors import ParseError
+from webfovea.dialects.text.parse import ParsedReply, parse_reply
 
 # An independent oracle for "a chat-template token": nothing of this shape may reach the page.
 TOKEN_SHAPE = re.compile(r"<[|\uff5c][\w\u2581.:-]{1,64}[|\uff5c]>|</s>|<end_of_turn>")

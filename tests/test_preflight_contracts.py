@@ -24,11 +24,11 @@ from pathlib import Path
 import pytest
 
 from test_bench_support import closed_port_url, finish, write_tasks
-from webfovea.errors import ConfigError
+from webfovea.core.errors import ConfigError
+from webfovea.dialects.loopback.fake_provider import ScriptedPolicy
 from webfovea.models.preflight import preflight
-from webfovea.rundir import load_run
+from webfovea.rundir.store import load_run
 from webfovea.testing import FakeProvider, LocalServer
-from webfovea.testing.fake_provider import ScriptedPolicy
 
 KEYS = {"OPENAI_API_KEY": "sk-test", "ANTHROPIC_API_KEY": "sk-ant-test"}
 # A task the fake model completes on tests/pages/roundtrip/form.html.

@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
+from webfovea.dialects.text.prompt import ACTION_CAP, NOTE_CAP, THOUGHT_CAP
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.prompt import ACTION_CAP, NOTE_CAP, THOUGHT_CAP
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
+from webfovea.rundir.store import read_steps
 
 # The buttons sit at page (140,70) and (140,170); the 1920x1080 viewport is sent as
 # 1440x810, so a model points at three quarters of that.

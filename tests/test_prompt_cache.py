@@ -9,18 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.cli import main
-from webfovea.config import AgentConfig
+from webfovea.cli.main import main
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
+from webfovea.dialects.text.prompt import first_shown
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.models.prefix_cache import Block, common_prefix
-from webfovea.prompt import first_shown
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
-from webfovea.trajectory import ResultRecord
+from webfovea.rundir.store import read_steps
+from webfovea.rundir.trajectory import ResultRecord
 
 STEPS = 20
 SCROLLS = [f"Thought: keep looking ({i}).\nAction: scroll(start_box='(600,400)', "

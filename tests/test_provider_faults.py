@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.errors import ModelError
+from webfovea.browser.local_server import LocalServer
+from webfovea.core.errors import ModelError
 from webfovea.models.anthropic import AnthropicModel
 from webfovea.models.base import Model, ModelRequest, Turn
 from webfovea.models.openai_compat import OpenAICompatModel
 from webfovea.models.retry import RetryPolicy
 from webfovea.testing import FakeProvider
-from webfovea.testing.local_server import LocalServer
 
 FAST = RetryPolicy(max_attempts=3, base_delay=0.001, max_delay=0.01)
 KEY = "sk-test-0123456789abcdef"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from webfovea.actions import REGISTRY, TEXT_ACTIONS
+from webfovea.actions.registry import REGISTRY, TEXT_ACTIONS
 from webfovea.browser.executor import Executor
-from webfovea.prompt import system_text
+from webfovea.dialects.text.prompt import system_text
 
 
 def test_every_registered_action_is_executable_and_nothing_else() -> None:

@@ -13,11 +13,11 @@ import pytest
 import pytest_asyncio
 
 from viewer_helpers import SEARCH, record, scripted
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.errors import ConfigError, ParseError
-from webfovea.parse import ParsedReply, parse_reply
-from webfovea.replay import format_report, replay
-from webfovea.testing.local_server import LocalServer
+from webfovea.core.errors import ConfigError, ParseError
+from webfovea.dialects.text.parse import ParsedReply, parse_reply
+from webfovea.tools.replay import format_report, replay
 
 FILL = f"fill(start_box='({SEARCH[0]:g},{SEARCH[1]:g})', content='laptop<|eot_id|>\\n')"
 # The replies a polluted model sends. Tokens inside an argument (steps 1, 3) change the

@@ -12,16 +12,16 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from webfovea.agent import run_task
 from webfovea.browser.chromium import find_chromium, launch_args
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.config import AgentConfig, BrowserConfig, Size
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.rundir import read_steps
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
-from webfovea.trajectory import ResultRecord, StepRecord
+from webfovea.rundir.store import read_steps
+from webfovea.rundir.trajectory import ResultRecord, StepRecord
 
 Policy = Callable[[FakeRequest], str]
 

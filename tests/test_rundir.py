@@ -20,10 +20,10 @@ from test_bench_support import WAIT, by_task, finish, run_cli, write_tasks
 from viewer_helpers import REVEAL, click, opened, reply, reveal_policy, search_policy
 from webfovea.bench.store import Store
 from webfovea.browser.session import BrowserSession
-from webfovea.diagnose import diagnose
-from webfovea.replay import replay
-from webfovea.rundir import load_run
+from webfovea.rundir.store import load_run
 from webfovea.testing import FakeProvider, FakeRequest, LocalServer
+from webfovea.tools.diagnose import diagnose
+from webfovea.tools.replay import replay
 
 TASKS = [  # id, instruction, reference, tags, policy
     ("t-reveal", "Reveal the total.", "48,210", ["shop", "easy"], reveal_policy),

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import time
 
-from webfovea.actions import Action, Point
+from webfovea.actions.registry import Action, Point
 from webfovea.browser import fingerprint
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession, settle
-from webfovea.config import AgentConfig
-from webfovea.testing.local_server import LocalServer
+from webfovea.core.config import AgentConfig
 
 
 async def test_a_fast_ticker_does_not_hold_every_action_to_the_cap(

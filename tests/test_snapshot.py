@@ -22,20 +22,20 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from webfovea.agent import run_task
 from webfovea.browser.domain_lock import DomainLock
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.sites import UNMATCHED_FILE, SiteOptions
+from webfovea.core.task import Task
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.models.scripted import ScriptedModel
-from webfovea.sites import UNMATCHED_FILE, SiteOptions
+from webfovea.rundir.trajectory import ResultRecord
 from webfovea.snapshot.manifest import Snapshot
 from webfovea.snapshot.match import RANDOM_BODY
 from webfovea.snapshot.rules import Rules
 from webfovea.snapshot.session import SiteSession
-from webfovea.task import Task
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest
-from webfovea.trajectory import ResultRecord
 
 SITE = Path(__file__).parent / "pages" / "snapshot"
 LOOK = "Thought: let the page load\nAction: wait()"

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from webfovea.errors import WebfoveaError
+from webfovea.core.errors import WebfoveaError
 from webfovea.suite import KINDS, SuiteServer, export_tasks, tasks
 from webfovea.suite.commands import list_tasks
 from webfovea.suite.layout import Layout, LayoutStore, PageReport, ReportedElement, compose

@@ -25,8 +25,8 @@ from viewer_helpers import (
     reveal_policy,
     scripted,
 )
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.testing.local_server import LocalServer
 from webfovea.viewer.report import write_report
 
 SENT = (1440, 810)

@@ -19,9 +19,9 @@ import pytest
 from test_answers_scoring import evidence_judge
 from viewer_helpers import opened
 from webfovea.browser.session import BrowserSession
+from webfovea.dialects.loopback.fake_provider import FakeProvider, FakeRequest, Policy, ScriptedPolicy
 from webfovea.suite.catalog import tasks
 from webfovea.suite.server import SuiteServer
-from webfovea.testing.fake_provider import FakeProvider, FakeRequest, Policy, ScriptedPolicy
 
 STALE, RIGHT = "stats-production-cell", "news-archive-count"
 MARKUP = "<img src=x onerror=window.__xss=1>"

@@ -24,10 +24,10 @@ from playwright.async_api import Page, expect
 import viewer_helpers as helpers
 from viewer_helpers import BAIT, HELP, REVEAL, click, reply, reveal_policy, search_policy
 from webfovea.bench.charts import bins
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.outcomes import Rate
+from webfovea.rundir.outcomes import Rate
 from webfovea.testing import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
 
 XSS_TASK = 'Read <script>window.__xss = "task"</script> the page.'
 XSS_THOUGHT = 'Look <img src=x onerror="window.__xss=\'thought\'"> here.'

@@ -21,14 +21,14 @@ from PIL import Image
 from as_seen import AFRESH_TOLERANCE, TOLERANCE, Witness, bare_at, difference_from_bare, mean_difference
 from gallery_helpers import LARGE, SMALL, Browsers, View, act_and_look, views
 from mcp_helpers import session_dirs, steps
-from webfovea.actions import Action, Point
-from webfovea.agent import run_task
+from webfovea.actions.registry import Action, Point
 from webfovea.browser.capture import capture
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.loop.agent import run_task
 from webfovea.models.scripted import ScriptedModel
-from webfovea.task import Task
-from webfovea.testing.local_server import LocalServer
 from webfovea.testing.mcp_client import FAST, image, stdio_client, text
 
 BOTH = [pytest.param(v, id=v.name) for v in (LARGE, SMALL)]

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Page
 
-from webfovea.agent import run_task
+from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.config import AgentConfig
+from webfovea.core.config import AgentConfig
+from webfovea.core.task import Task
+from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
-from webfovea.task import Task
+from webfovea.rundir.trajectory import ResultRecord
 from webfovea.testing import FakeProvider, FakeRequest, ScriptedPolicy
-from webfovea.testing.local_server import LocalServer
-from webfovea.trajectory import ResultRecord
 
 NOTE = "Feedback on your last action: "
 # Targets on tests/pages/viewer/shop.html in the sent image's pixels (page x 0.75).

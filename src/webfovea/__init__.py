@@ -8,18 +8,17 @@ The names load on first use (PEP 562): ``import webfovea`` costs nothing, so the
 Playwright, PIL) and a Ctrl-C in its first second ends in one line, not a traceback.
 """
 
-# Nothing is imported at run time but webfovea.lazy (which imports nothing), not even typing
+# Nothing is imported at run time but webfovea.core.lazy (which imports nothing), not even typing
 # (~0.1 s under load): every import here widens the window in which a Ctrl-C reaches no
 # handler of ours.
-from webfovea.lazy import exports as _exports
+from webfovea.core.lazy import exports as _exports
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from webfovea.actions import REGISTRY, Action, ActionSpec, Point
-    from webfovea.agent import run_task
+    from webfovea.actions.registry import REGISTRY, Action, ActionSpec, Point
     from webfovea.browser.session import BrowserSession
-    from webfovea.config import AgentConfig, BrowserConfig, Size, SmartResize
-    from webfovea.errors import (
+    from webfovea.core.config import AgentConfig, BrowserConfig, Size, SmartResize
+    from webfovea.core.errors import (
         BrowserError,
         ConfigError,
         ModelError,
@@ -28,25 +27,26 @@ if TYPE_CHECKING:
         TimeLimit,
         WebfoveaError,
     )
+    from webfovea.core.task import Task
+    from webfovea.dialects.text.parse import ParsedReply, parse_reply
+    from webfovea.loop.agent import run_task
     from webfovea.models.loader import load_model
-    from webfovea.parse import ParsedReply, parse_reply
-    from webfovea.task import Task
-    from webfovea.trajectory import ResultRecord, StepRecord
+    from webfovea.rundir.trajectory import ResultRecord, StepRecord
 del TYPE_CHECKING
 
 __version__ = "0.1.0"
 
 _HOMES = {
-    "webfovea.actions": ("REGISTRY", "Action", "ActionSpec", "Point"),
-    "webfovea.agent": ("run_task",),
+    "webfovea.actions.registry": ("REGISTRY", "Action", "ActionSpec", "Point"),
+    "webfovea.loop.agent": ("run_task",),
     "webfovea.browser.session": ("BrowserSession",),
-    "webfovea.config": ("AgentConfig", "BrowserConfig", "Size", "SmartResize"),
-    "webfovea.errors": ("BrowserError", "ConfigError", "ModelError", "ParseError",
+    "webfovea.core.config": ("AgentConfig", "BrowserConfig", "Size", "SmartResize"),
+    "webfovea.core.errors": ("BrowserError", "ConfigError", "ModelError", "ParseError",
                         "SiteUnreachable", "TimeLimit", "WebfoveaError"),
     "webfovea.models.loader": ("load_model",),
-    "webfovea.parse": ("ParsedReply", "parse_reply"),
-    "webfovea.task": ("Task",),
-    "webfovea.trajectory": ("ResultRecord", "StepRecord"),
+    "webfovea.dialects.text.parse": ("ParsedReply", "parse_reply"),
+    "webfovea.core.task": ("Task",),
+    "webfovea.rundir.trajectory": ("ResultRecord", "StepRecord"),
 }
 
 __all__ = [

@@ -23,6 +23,6 @@ def main() -> None:
     for signum in NAMES:
         if _signal.getsignal(signum) is not _signal.SIG_IGN:  # e.g. a shell's background job
             _signal.signal(signum, _stop_now)
-    from webfovea.cli import main as run_command  # the heavy imports; cli.main takes over
+    from webfovea.cli.main import main as run_command  # the heavy imports; cli.main takes over
 
     run_command()

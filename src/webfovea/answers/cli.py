@@ -1,5 +1,5 @@
 """The ``references`` subcommand (the command line, docs/contracts.md): a task file whose references carry
-their evidence, from a bench run. ``webfovea.cli`` adds it with :func:`register`."""
+their evidence, from a bench run. ``webfovea.cli.main`` adds it with :func:`register`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-# The handler imports what it runs when called (see webfovea.cli): parsing stays light.
+# The handler imports what it runs when called (see webfovea.cli.main): parsing stays light.
 
 Handler = Callable[[argparse.Namespace], int]
 

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Literal
 
 from ..browser.capture import downsample
-from ..config import Size
-from ..errors import ModelError
+from ..core.config import Size
+from ..core.errors import ModelError
 from ..models.base import Model, ModelRequest, SentImage, Turn
-from ..outcomes import evidence_category
-from ..rundir import EvidenceRecord, ScoreRecord, TaskRun, load_run, write_score
+from ..rundir.outcomes import evidence_category
+from ..rundir.store import EvidenceRecord, ScoreRecord, TaskRun, load_run, write_score
 from .excerpt import excerpt
 
 LAST_STEPS = 3

@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from ..actions import Action
+from ..actions.registry import Action
 from ..browser.capture import FrameText, frame_texts, joined
 from ..browser.session import Tabs
-from ..config import AgentConfig
-from ..errors import BrowserError
-from ..rundir import TrajectoryWriter
-from ..trajectory import GroundingRecord, SeenAt, UsageRecord, VerifierCall, VerifierRecord
+from ..core.config import AgentConfig
+from ..core.errors import BrowserError
+from ..rundir.store import TrajectoryWriter
+from ..rundir.trajectory import GroundingRecord, SeenAt, UsageRecord, VerifierCall, VerifierRecord
 from . import ocr, verifier
 from .grounding import ground, missing
 from .pages import classify

@@ -19,7 +19,7 @@ from decimal import Decimal, DivisionByZero, InvalidOperation
 from ..matching.dates import same_date
 from ..matching.normalize import TOLERANCE
 from ..matching.numbers import find_numbers, prepare, within
-from ..trajectory import (
+from ..rundir.trajectory import (
     GroundingPart,
     GroundingRecord,
     GroundingStatus,

@@ -16,7 +16,7 @@ import shutil
 from dataclasses import dataclass
 from functools import cache
 
-from ..trajectory import OcrUse
+from ..rundir.trajectory import OcrUse
 
 MAX_SECONDS = 30.0  # a screenshot reads in a few seconds; more means a stuck engine
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..browser.capture import FrameText
-from ..trajectory import PageKind
+from ..rundir.trajectory import PageKind
 
 SHORT_PAGE_CHARS = 2500
 

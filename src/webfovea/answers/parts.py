@@ -11,7 +11,7 @@ from decimal import Decimal
 from ..matching.dates import DateValue, date_mentions
 from ..matching.normalize import normalize
 from ..matching.numbers import find_numbers, prepare
-from ..trajectory import PartKind
+from ..rundir.trajectory import PartKind
 
 # Capitalised words, joined by the small words names contain ("University of Kenmore").
 _CAP = r"[A-ZÀ-ÖØ-Þ][\w'’&.\-]*"

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
-from ..rundir import TaskRun, load_run
+from ..core.errors import ConfigError
+from ..rundir.store import TaskRun, load_run
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from functools import cached_property
 from ..browser.capture import FrameText
 from ..matching.dates import DateValue, date_mentions
 from ..matching.numbers import find_numbers, literal_readings, prepare
-from ..trajectory import SeenAt
+from ..rundir.trajectory import SeenAt
 from .parts import searchable
 
 MAX_TEXT_CHARS = 200_000  # one frame's text: a very long page keeps its first part

@@ -13,11 +13,11 @@ import re
 import time
 
 from ..browser.capture import downsample
-from ..config import Size, VerifierConfig
-from ..errors import ConfigError, ModelError
+from ..core.config import Size, VerifierConfig
+from ..core.errors import ConfigError, ModelError
 from ..models.base import ModelRequest, SentImage, Turn, Usage
 from ..models.loader import load_model
-from ..trajectory import CallVerdict, GroundingRecord, UsageRecord, VerifierCall
+from ..rundir.trajectory import CallVerdict, GroundingRecord, UsageRecord, VerifierCall
 from .excerpt import excerpt
 
 EXCERPT_CHARS = 4000

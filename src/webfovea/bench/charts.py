@@ -19,8 +19,8 @@ from html import escape
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..errors import ConfigError
-from ..outcomes import Rate
+from ..core.errors import ConfigError
+from ..rundir.outcomes import Rate
 from .compare import Comparison
 from .report import Report
 from .store import TaskRow
@@ -227,7 +227,7 @@ def write_chart(chart: str, path: Path) -> Path:
 
 async def _png(chart: str) -> bytes:
     from ..browser.session import BrowserSession  # late: only PNG charts need a browser
-    from ..config import BrowserConfig
+    from ..core.config import BrowserConfig
 
     async with BrowserSession(BrowserConfig()) as session:
         page = await session.browser.new_page(device_scale_factor=2)

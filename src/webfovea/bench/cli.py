@@ -1,6 +1,6 @@
 """The ``bench``, ``score`` and ``compare`` subcommands (the command line contract, docs/contracts.md).
 
-``webfovea.cli`` adds them with :func:`register`.
+``webfovea.cli.main`` adds them with :func:`register`.
 """
 
 from __future__ import annotations
@@ -15,13 +15,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError
-from ..options import BenchOptions, BenchSettings, Prices, add_run_options, flags_from
+from ..console.options import BenchOptions, BenchSettings, Prices, add_run_options, flags_from
+from ..core.errors import ConfigError
 
 if TYPE_CHECKING:
     from .store import Store
 
-# Handlers import what they run when called (see webfovea.cli): parsing stays light.
+# Handlers import what they run when called (see webfovea.cli.main): parsing stays light.
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -175,7 +175,7 @@ async def _rescore(store: Store, run_dir: Path, judge_spec: str | None,
 async def _judge_evidence(run_dir: Path, spec: str, base_url: str | None) -> None:
     from ..answers.evidence_judge import judge_run
     from ..models.loader import load_model
-    from ..profiles import load_config, resolve_other
+    from ..models.profiles import load_config, resolve_other
 
     model_spec, url, _ = resolve_other(spec, base_url, load_config())
     model = load_model(model_spec, base_url=url)

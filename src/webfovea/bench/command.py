@@ -14,12 +14,12 @@ from typing import Any
 
 from rich.console import Console
 
-from .. import inputs, interrupts
-from ..errors import EXIT_CODES, ConfigError, ModelError
-from ..interrupts import Interrupted
-from ..model_options import preflight_or_skip
+from ..console import inputs, interrupts
+from ..console.interrupts import Interrupted
+from ..console.options import BenchOptions, BenchSettings, default_settings
+from ..core.errors import EXIT_CODES, ConfigError, ModelError
 from ..models.loader import load_model
-from ..options import BenchOptions, BenchSettings, default_settings
+from ..models.model_options import preflight_or_skip
 from ..viewer.report import write_report
 from .execute import Job
 from .lock import LOCK_NAME, RunLock

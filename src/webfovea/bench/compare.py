@@ -11,8 +11,8 @@ from typing import Any
 
 from rich.console import Console
 
-from ..outcomes import EVIDENCE_CATEGORIES
-from ..rundir import load_run
+from ..rundir.outcomes import EVIDENCE_CATEGORIES
+from ..rundir.store import load_run
 from .store import TaskRow
 
 NOISE_LEVEL = 0.05

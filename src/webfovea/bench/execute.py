@@ -16,16 +16,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..agent import run_task
 from ..browser.session import BrowserSession
-from ..config import AgentConfig, BrowserConfig
-from ..errors import ConfigError, WebfoveaError
+from ..core.config import AgentConfig, BrowserConfig
+from ..core.errors import ConfigError, WebfoveaError
+from ..core.task import Task
+from ..loop.agent import run_task
 from ..models.loader import load_model
-from ..rundir import read_result, write_result
-from ..task import Task
-from ..trajectory import ResultRecord
+from ..rundir.store import read_result, write_result
+from ..rundir.trajectory import ResultRecord
 
-# Statuses the bench adds to webfovea.errors.TaskStatus.
+# Statuses the bench adds to webfovea.core.errors.TaskStatus.
 HARNESS_ERROR = "harness_error"  # an unexpected exception inside the harness: a bug to report
 CANCEL_WAIT = 5.0
 

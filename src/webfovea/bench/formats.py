@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 
 TaskFormat = Literal["auto", "jsonl", "webvoyager", "online-mind2web", "assistantbench"]
 TASK_FORMATS: tuple[TaskFormat, ...] = ("auto", "jsonl", "webvoyager", "online-mind2web",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import ModelError
+from ..core.errors import ModelError
 from ..models.base import Model, ModelRequest, Turn
 
 SYSTEM = (

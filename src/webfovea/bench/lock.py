@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 
 LOCK_NAME = "bench.lock"
 

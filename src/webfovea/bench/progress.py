@@ -5,7 +5,7 @@ binomial standard error, an ETA from the median task time and the number of work
 tasks running now with their current step, and tokens (and cost, when known) so far.
 Otherwise (logs, CI) it prints one line per finished task.
 
-The running tasks' steps come from the agent loop's step events (:mod:`webfovea.events`),
+The running tasks' steps come from the agent loop's step events (:mod:`webfovea.rundir.events`),
 which this display listens to as a logging handler; tasks run in other processes (Ray) show
 as running without a step.
 """
@@ -25,9 +25,9 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from ..events import StepEvent, event_of
-from ..live import PACKAGE_LOGGER, cost_of, one_line
-from ..trajectory import UsageRecord
+from ..console.step_view import PACKAGE_LOGGER, cost_of, one_line
+from ..rundir.events import StepEvent, event_of
+from ..rundir.trajectory import UsageRecord
 
 SHOWN_RUNNING = 12  # running tasks listed in the panel; the rest are counted
 

@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 from ..browser.session import BrowserSession
-from ..errors import BrowserError, ConfigError
-from ..events import StepEvent, emit, event_of, logger
-from ..task import Task
-from ..trajectory import ResultRecord
+from ..core.errors import BrowserError, ConfigError
+from ..core.task import Task
+from ..rundir.events import StepEvent, emit, event_of, logger
+from ..rundir.trajectory import ResultRecord
 from .execute import HARNESS_ERROR, Job, close_record, execute, hard_limit
 from .pool import Hooks, TaskDir
 

@@ -15,12 +15,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from .. import outcomes
-from ..costs import task_cost
+from ..console.options import Prices
 from ..models.prices import Price
-from ..options import Prices
-from ..outcomes import BUCKET_HELP, BUCKETS, EVIDENCE_CATEGORIES, EVIDENCE_HELP, Rate
-from ..rundir import SCORE, EvidenceRecord, read_score
+from ..rundir import outcomes
+from ..rundir.outcomes import BUCKET_HELP, BUCKETS, EVIDENCE_CATEGORIES, EVIDENCE_HELP, Rate
+from ..rundir.store import SCORE, EvidenceRecord, read_score
+from ..tools.costs import task_cost
 from .store import Store, TaskRow
 
 

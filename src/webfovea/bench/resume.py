@@ -7,7 +7,7 @@ import dataclasses
 import json
 from typing import Any
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 from .execute import Job
 from .store import Store
 from .tasks import TaskFile

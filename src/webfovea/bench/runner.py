@@ -14,10 +14,11 @@ from typing import Any, Literal
 
 from rich.console import Console
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
+from ..core.task import Task
 from ..models.loader import load_model
-from ..outcomes import evidence_category
-from ..rundir import (
+from ..rundir.outcomes import evidence_category
+from ..rundir.store import (
     RESULT,
     ScoreRecord,
     read_score,
@@ -26,9 +27,8 @@ from ..rundir import (
     write_score,
     write_task,
 )
-from ..rundir import Verdict as RunVerdict
-from ..task import Task
-from ..trajectory import ResultRecord
+from ..rundir.store import Verdict as RunVerdict
+from ..rundir.trajectory import ResultRecord
 from .execute import Job
 from .judge import Judge
 from .pool import run_local

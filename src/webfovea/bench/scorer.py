@@ -14,11 +14,11 @@ from dataclasses import asdict, dataclass, replace
 from decimal import Decimal
 from typing import Any, Literal
 
-from ..errors import ModelError
+from ..core.errors import ModelError
+from ..core.task import AnswerType
 from ..matching.dates import DateValue, find_date, parse_date, same_date
 from ..matching.normalize import TOLERANCE, normalize
 from ..matching.numbers import Number, find_numbers, is_single_number, plain, prepare, within
-from ..task import AnswerType
 from .judge import Judge
 
 Matcher = Literal["exact", "numeric", "date", "list", "judge", "status", "none"]

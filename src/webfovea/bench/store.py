@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from ..errors import ConfigError
-from ..task import AnswerType, Task
-from ..trajectory import ResultRecord, StepRecord
+from ..core.errors import ConfigError
+from ..core.task import AnswerType, Task
+from ..rundir.trajectory import ResultRecord, StepRecord
 from .scorer import Verdict
 from .tasks import task_dir_name
 

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from ..errors import ConfigError
-from ..inputs import web_url
-from ..task import AnswerType, Task
+from ..console.inputs import web_url
+from ..core.errors import ConfigError
+from ..core.task import AnswerType, Task
 from .formats import (
     TASK_FORMATS,
     WEBVOYAGER_ANSWERS,

@@ -5,7 +5,7 @@ scaled clip over the visual viewport, wherever the page is scrolled) and encodes
 full-size PNG is decoded, resized and re-encoded in
 Python. The sizes are still measured, never assumed: the sent size is read from the PNG
 header of the very bytes sent, the viewport from the page. When Chromium's rounding of
-the scaled side differs from :func:`~webfovea.geometry.fit_within` (a few caps at odd
+the scaled side differs from :func:`~webfovea.actions.geometry.fit_within` (a few caps at odd
 aspect ratios), the full-size screenshot is downsampled here instead, so the image the
 model sees always has exactly the size the cap promises.
 """
@@ -23,10 +23,10 @@ from PIL import Image
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
-from ..config import Size
-from ..geometry import fit_within
-from ..stages import stage
-from ..text import well_formed
+from ..actions.geometry import fit_within
+from ..core.config import Size
+from ..core.stages import stage
+from ..core.text import well_formed
 from .errors import boundary
 from .scripts import js
 

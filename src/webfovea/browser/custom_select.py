@@ -22,7 +22,7 @@ from typing import Any
 from playwright.async_api import ElementHandle, Frame, JSHandle, Page
 from playwright.async_api import Error as PlaywrightError
 
-from ..evidence import Effect
+from .evidence import Effect
 from .locate import Hit
 from .native_inputs import MAX_LISTED, match_option, normalise
 from .scripts import at_point, js

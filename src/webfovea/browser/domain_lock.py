@@ -33,9 +33,9 @@ from typing import Any, Literal
 from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
-from ..domains import DomainPolicy
-from ..errors import BrowserError
-from ..evidence import PageEvent
+from ..core.domains import DomainPolicy
+from ..core.errors import BrowserError
+from .evidence import PageEvent
 from .session import Tabs
 
 _DOCUMENTS = {"patterns": [{"urlPattern": "*", "resourceType": "Document",

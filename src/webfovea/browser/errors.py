@@ -15,7 +15,7 @@ from typing import ParamSpec, TypeVar
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from ..errors import BrowserError, PageTimeout
+from ..core.errors import BrowserError, PageTimeout
 
 P = ParamSpec("P")
 R = TypeVar("R")

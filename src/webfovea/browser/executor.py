@@ -3,7 +3,7 @@
 ``Executor.execute`` maps the model's points to page points by the measured
 ratio of the very image that was sent, fingerprints the page, performs the
 action, waits for the page to settle and hands the evidence, as the data of
-:mod:`webfovea.evidence`, to :mod:`webfovea.feedback`, which words the note. Dispatch
+:mod:`webfovea.browser.evidence`, to :mod:`webfovea.browser.feedback`, which words the note. Dispatch
 is derived from the action registry: every registered action has a ``_do_<name>``
 handler.
 """
@@ -17,18 +17,18 @@ from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
 
-from .. import faults, feedback
-from ..actions import REGISTRY, Action
-from ..config import AgentConfig, Size
-from ..domains import WEB_SCHEMES, DomainPolicy
-from ..errors import BrowserError
-from ..evidence import Effect
-from ..geometry import OutsideImage, model_space, to_page
-from ..keys import to_playwright
-from ..stages import stage
-from . import custom_select, fingerprint, gestures, native_inputs, observe
+from ..actions.geometry import OutsideImage, model_space, to_page
+from ..actions.keys import to_playwright
+from ..actions.registry import REGISTRY, Action
+from ..core import faults
+from ..core.config import AgentConfig, Size
+from ..core.domains import WEB_SCHEMES, DomainPolicy
+from ..core.errors import BrowserError
+from ..core.stages import stage
+from . import custom_select, feedback, fingerprint, gestures, native_inputs, observe
 from .capture import Screen
 from .errors import translated
+from .evidence import Effect
 from .frame_fallback import after_click
 from .history import pages_behind
 from .locate import Hit, hit_test

@@ -5,7 +5,7 @@ watcher in the frame that learns which regions change by themselves (clocks, car
 and compares the frame with its own snapshot: see that file for the noise rule. This
 module adds what only the browser side knows (open tabs, whether a frame's document was
 replaced, a canvas's pixels) and turns the comparisons into a
-:class:`~webfovea.evidence.Comparison`, the data feedback words.
+:class:`~webfovea.browser.evidence.Comparison`, the data feedback words.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from PIL import Image, ImageChops
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FloatRect, Frame, Page
 
-from .. import faults
-from ..evidence import Change, ChangeKind, Comparison
+from ..core import faults
 from .errors import boundary
+from .evidence import Change, ChangeKind, Comparison
 from .locate import Hit, short_url
 from .scripts import watched
 from .session import Tabs

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
 
-from .. import faults
+from ..core import faults
 from . import fingerprint
 from .locate import Hit
 from .scripts import at_point

@@ -19,8 +19,8 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, JSHandle, Mouse
 
-from ..config import Size
-from ..evidence import Effect
+from ..core.config import Size
+from .evidence import Effect
 from .locate import Hit
 from .scripts import at_point, js
 

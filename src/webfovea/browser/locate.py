@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from playwright.async_api import ElementHandle, FloatRect, Frame, Page
 
-from ..evidence import Target
+from .evidence import Target
 from .scripts import at_point, js
 
 MAX_FRAME_DEPTH = 6

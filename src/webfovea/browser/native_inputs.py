@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..evidence import Effect
-from ..native_values import EXAMPLES, NotAValue, to_input_value
-from ..text import fold
+from ..actions.native_values import EXAMPLES, NotAValue, to_input_value
+from ..core.text import fold
+from .evidence import Effect
 from .locate import Hit
 from .scripts import js
 

@@ -26,10 +26,10 @@ from playwright.async_api import (
 )
 from playwright.async_api import Error as PlaywrightError
 
-from ..config import BrowserConfig
-from ..errors import BrowserError, SiteUnreachable
-from ..evidence import PageEvent
+from ..core.config import BrowserConfig
+from ..core.errors import BrowserError, SiteUnreachable
 from .chromium import find_chromium, launch_args
+from .evidence import PageEvent
 from .settle import instrument, settle
 
 

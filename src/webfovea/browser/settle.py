@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from playwright.async_api import BrowserContext, Frame, Page, Request
 from playwright.async_api import Error as PlaywrightError
 
-from ..errors import BrowserError
+from ..core.errors import BrowserError
 from .scripts import js, watched
 
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from ..config import AgentConfig
-from ..errors import ConfigError
+from ..core.config import AgentConfig
+from ..core.errors import ConfigError
 from ..models.base import Model
 from .base import Dialect, DialectFactory
 
 # name -> "module:factory", imported on use (the SDKs cost seconds to import).
 DIALECTS: dict[str, str] = {
-    "text": "webfovea.dialects.text:TextDialect",
+    "text": "webfovea.dialects.text.dialect:TextDialect",
     "tools": "webfovea.dialects.tools:ToolsDialect",
     "anthropic-computer": "webfovea.dialects.anthropic_computer:AnthropicComputerDialect",
     "openai-computer": "webfovea.dialects.openai_computer:openai_computer",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..actions import DIRECTIONS, Action, Point
-from ..errors import ParseError
+from ..actions.registry import DIRECTIONS, Action, Point
+from ..core.errors import ParseError
 from .base import Call, Observation
 from .keys import KeySpellingError, from_xdotool
 from .native import to_space

@@ -24,11 +24,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config import AgentConfig
-from ..errors import ConfigError
+from ..core.config import AgentConfig
+from ..core.errors import ConfigError
+from ..core.stages import stage
 from ..models.base import Model, SentImage, Usage
 from ..models.sent import MAX_BREAKPOINTS
-from ..stages import stage
 from .anthropic_actions import EXTRA_TOOLS, Translator
 from .base import ActionResult, Call, Decision, Observation
 from .final_text import final_text_call

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from ..actions import Action
-from ..config import AgentConfig, Size
-from ..geometry import ModelSpace
+from ..actions.geometry import ModelSpace
+from ..actions.registry import Action
+from ..core.config import AgentConfig, Size
 from ..models.base import Model, SentImage, Usage
-from ..trajectory import Outcome
+from ..rundir.trajectory import Outcome
 
 NOT_EXECUTED = "not executed: an earlier action in this batch was {why}"
 

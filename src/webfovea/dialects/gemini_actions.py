@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from ..actions import DIRECTIONS, Action, Point
-from ..domains import DomainPolicy
-from ..geometry import ModelSpace
-from ..keys import key_names
+from ..actions.geometry import ModelSpace
+from ..actions.keys import key_names
+from ..actions.registry import DIRECTIONS, Action, Point
+from ..core.domains import DomainPolicy
 from .keys import KeySpellingError, from_names, from_xdotool
 from .native import to_space
 from .translation import (

@@ -25,13 +25,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config import AgentConfig
-from ..domains import DomainPolicy
-from ..errors import ConfigError, ParseError
+from ..core.config import AgentConfig
+from ..core.domains import DomainPolicy
+from ..core.errors import ConfigError, ParseError
+from ..core.stages import stage
 from ..models.base import Model, SentImage, Usage
 from ..models.native_http import NativeClient, endpoint_of, shape_error
 from ..models.retry import Endpoint
-from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
 from .final_text import final_text_call
 from .gemini_actions import FUNCTIONS, Vocabulary, from_gemini

@@ -3,7 +3,7 @@ blacklist and the executor read native key presses exactly as they read a text r
 
 Claude's computer tool writes xdotool keysyms joined by ``+`` (``ctrl+l``, ``Return``,
 ``Page_Down``, ``super``); OpenAI's computer tool and Qwen's ``computer_use`` send lists of CUA
-names (``["CTRL", "L"]``, ``ARROWDOWN``). Names the shared alias table (:mod:`webfovea.keys`)
+names (``["CTRL", "L"]``, ``ARROWDOWN``). Names the shared alias table (:mod:`webfovea.actions.keys`)
 already reads (ctrl, cmd, esc, enter, arrowdown…) pass through lower-cased.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..keys import key_names
+from ..actions.keys import key_names
 
-# xdotool keysyms and CUA names that webfovea.keys spells otherwise (all lower-case).
+# xdotool keysyms and CUA names that webfovea.actions.keys spells otherwise (all lower-case).
 _SPELLINGS = {
     "control_l": "ctrl", "control_r": "ctrl", "ctl": "ctrl", "shift_l": "shift",
     "shift_r": "shift", "alt_l": "alt", "alt_r": "alt", "super_l": "super", "super_r": "super",

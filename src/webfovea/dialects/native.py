@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..actions import Point
-from ..config import AgentConfig
-from ..geometry import ModelSpace
-from ..prompt import CONSTRAINTS, NOTE_CAP, TASK_CAP, clip, first_shown
+from ..actions.geometry import ModelSpace
+from ..actions.registry import Point
+from ..core.config import AgentConfig
+from .text.prompt import CONSTRAINTS, NOTE_CAP, TASK_CAP, clip, first_shown
 
 # The text prompt's rules minus the reply format, which a function-calling protocol replaces.
 RULES = tuple(c for c in CONSTRAINTS if not c.startswith(("Reply with", "When you have the answer")))

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..actions import Action, Point
-from ..config import Size
-from ..geometry import ModelSpace
-from ..keys import key_names
+from ..actions.geometry import ModelSpace
+from ..actions.keys import key_names
+from ..actions.registry import Action, Point
+from ..core.config import Size
 from .keys import KeySpellingError, from_names
 from .native import to_space
 from .translation import (

@@ -24,12 +24,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..config import AgentConfig, Size
-from ..errors import ConfigError, ModelError, ParseError
+from ..core.config import AgentConfig, Size
+from ..core.errors import ConfigError, ModelError, ParseError
+from ..core.stages import stage
 from ..models.base import Model, SentImage, Usage
 from ..models.native_http import NativeClient, endpoint_of, shape_error
 from ..models.retry import Endpoint
-from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation, SafetyCheck
 from .final_text import final_text_call
 from .native import note_text, system_text, task_text

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
-from ..config import Size
-from ..geometry import ModelSpace
+from ..actions.geometry import ModelSpace
+from ..core.config import Size
 from ..models.base import SentImage
-from ..trajectory import StepRecord
+from ..rundir.trajectory import StepRecord
 from .base import Call, Observation
 from .final_text import final_text_call, recorded_text
 

@@ -13,9 +13,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..actions import DIRECTIONS, REGISTRY, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
-from ..errors import ParseError
-from ..keys import key_names
+from ..actions.keys import key_names
+from ..actions.registry import (
+    DIRECTIONS,
+    REGISTRY,
+    TEXT_ACTIONS,
+    Action,
+    ActionSpec,
+    ArgSpec,
+    ArgValue,
+    Point,
+)
+from ..core.errors import ParseError
 
 _SHOWN = 60  # characters of a bad value quoted back to the model
 

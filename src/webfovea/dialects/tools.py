@@ -15,13 +15,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action, Point
-from ..config import AgentConfig
-from ..errors import ConfigError, ParseError
+from ..actions.registry import Action, Point
+from ..core.config import AgentConfig
+from ..core.errors import ConfigError, ParseError
+from ..core.stages import stage
 from ..models.base import Model, SentImage, Usage
 from ..models.openai_compat import OpenAICompatModel, data_url
-from ..prompt import coordinate_text
-from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation
 from .native import (
     OMITTED,
@@ -33,6 +32,7 @@ from .native import (
     window_start,
 )
 from .schema import action_from_call, tool_schemas
+from .text.prompt import coordinate_text
 
 INTRO = ("You are a web agent operating a real browser through screenshots. Each turn you see "
          "a screenshot of the page; act by calling the functions you are given (several calls "

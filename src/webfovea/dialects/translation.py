@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from ..actions import Action, Direction
-from ..domains import DomainPolicy
+from ..actions.registry import Action, Direction
+from ..core.domains import DomainPolicy
 
 Guardrail = str  # "new_tab", "closed_action_set", "domain_lock": recorded as the step's guardrail
 

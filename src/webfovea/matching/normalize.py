@@ -6,7 +6,7 @@ from __future__ import annotations
 import unicodedata
 from decimal import Decimal
 
-from ..text import fold
+from ..core.text import fold
 from .numbers import prepare
 
 TOLERANCE = Decimal("0.005")  # 0.5 % relative, inclusive

@@ -1,6 +1,6 @@
 """``webfovea mcp``: serve the harness to an MCP client (stdio, or streamable HTTP on loopback).
 
-Parsing stays light (see webfovea.cli): the handler imports the server, the SDK and the
+Parsing stays light (see webfovea.cli.main): the handler imports the server, the SDK and the
 browser when it runs.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..config import AgentConfig, BrowserConfig
+from ..core.config import AgentConfig, BrowserConfig
 from .settings import DEFAULT_IMAGE_CAP, DEFAULT_OUT
 
 Handler = Callable[[argparse.Namespace], int]

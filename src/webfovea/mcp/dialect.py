@@ -17,7 +17,7 @@ from typing import Any
 
 from ..dialects.base import ActionResult, Decision, Observation
 from ..models.base import Usage
-from ..trajectory import ResultRecord
+from ..rundir.trajectory import ResultRecord
 from .tools import SCREENSHOT, to_call
 
 

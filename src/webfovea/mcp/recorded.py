@@ -6,7 +6,7 @@ from typing import Any
 
 from ..dialects.base import Call
 from ..dialects.recorded import Retranslate, observation
-from ..trajectory import StepRecord
+from ..rundir.trajectory import StepRecord
 from .tools import to_call
 
 

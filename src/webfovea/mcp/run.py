@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..agent import run_task
 from ..browser.session import BrowserSession
-from ..domains import WEB_SCHEMES, DomainPolicy
-from ..errors import ParseError
-from ..task import Task
-from ..trajectory import ResultRecord
+from ..core.domains import WEB_SCHEMES, DomainPolicy
+from ..core.errors import ParseError
+from ..core.task import Task
+from ..loop.agent import run_task
+from ..rundir.trajectory import ResultRecord
 from .dialect import McpDialect
 from .replies import Reply
 from .settings import ServeSettings

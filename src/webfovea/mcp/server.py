@@ -22,8 +22,9 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .. import __version__, interrupts
+from .. import __version__
 from ..browser.session import BrowserSession
+from ..console import interrupts
 from .replies import Reply
 from .run import SessionRun
 from .settings import HttpAddress, ServeSettings

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from ..config import DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
-from ..domains import WEB_SCHEMES
-from ..errors import ConfigError
-from ..options import parse_budgets, site_options
+from ..console.options import parse_budgets, site_options
+from ..core.config import DEFAULT_ACTION_BUDGETS, AgentConfig, BrowserConfig, Size
+from ..core.domains import WEB_SCHEMES
+from ..core.errors import ConfigError
 
 # Below what MCP hosts' model providers resize (about 1.15 megapixels, 1568 px a side), so
 # the image the client's model sees is, as a rule, the image the server declares.

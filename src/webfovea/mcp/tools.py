@@ -13,11 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..actions import REGISTRY, Action, Point
+from ..actions.geometry import ModelSpace
+from ..actions.registry import REGISTRY, Action, Point
+from ..core.errors import ParseError
 from ..dialects.base import Call
 from ..dialects.schema import action_from_call, arguments_of, tool_schemas
-from ..errors import ParseError
-from ..geometry import ModelSpace
 from ..models.base import SentImage
 
 ToolKind = Literal["action", "screenshot", "open", "finish"]

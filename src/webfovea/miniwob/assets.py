@@ -11,7 +11,7 @@ import re
 from functools import cache
 from pathlib import Path
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 
 DEFAULT_LIMIT_MS = 10_000  # core.js: the limit of a task that sets none
 _LIMIT_RE = re.compile(r"core\.EPISODE_MAX_TIME\s*=\s*(\d+)")

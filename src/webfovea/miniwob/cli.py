@@ -9,13 +9,13 @@ from typing import Any
 
 from rich.console import Console
 
-from .. import inputs, interrupts
-from ..errors import ConfigError
-from ..interrupts import Interrupted
-from ..options import RunFlags, add_run_options, flags_from
+from ..console import inputs, interrupts
+from ..console.interrupts import Interrupted
+from ..console.options import RunFlags, add_run_options, flags_from
+from ..core.errors import ConfigError
 from . import ORACLE, assets
 
-# The handler imports what it runs when called (see webfovea.cli): parsing stays light.
+# The handler imports what it runs when called (see webfovea.cli.main): parsing stays light.
 
 # MiniWoB's own window (500x320, the 160x210 task area at its top left), zoomed 2x. Pages lay
 # out against the window: in a 160-px window jQuery UI moves its dialogs off-screen

@@ -1,5 +1,6 @@
 """``webfovea miniwob --model miniwob-oracle --dialect D``: the MiniWoB reference policy speaking
-dialect D through the fake provider, as the suite's oracle does (:mod:`webfovea.testing.oracle_bridge`).
+dialect D through the fake provider, as the suite's oracle does
+(:mod:`webfovea.dialects.loopback.oracle_bridge`).
 
 The policy answers on the fake provider's handler thread; it reads the task page (a
 Playwright call) on the episode's event loop, which is free while the dialect awaits the
@@ -13,13 +14,13 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
-from ..actions import Action
-from ..config import AgentConfig
+from ..actions.registry import Action
+from ..core.config import AgentConfig
 from ..dialects import factory
-from ..testing.fake_tools import FakeReply
-from ..testing.fake_wire import FakeRequest
-from ..testing.oracle_bridge import FakeBridge, renderer
-from ..testing.renderer_base import Renderer
+from ..dialects.loopback.fake_tools import FakeReply
+from ..dialects.loopback.fake_wire import FakeRequest
+from ..dialects.loopback.oracle_bridge import FakeBridge, renderer
+from ..dialects.loopback.renderer_base import Renderer
 from .catalog import POLICIES
 from .models import _action
 from .page import TaskPage

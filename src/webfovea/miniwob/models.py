@@ -9,8 +9,8 @@ feedback as a real model's. Its success rate is the harness's ceiling on MiniWoB
 
 from __future__ import annotations
 
-from ..actions import Action, ArgValue, Point
-from ..errors import ModelError
+from ..actions.registry import Action, ArgValue, Point
+from ..core.errors import ModelError
 from ..models.base import Model, ModelReply, ModelRequest, Usage
 from . import ORACLE
 from .catalog import POLICIES

@@ -9,7 +9,7 @@ from importlib import resources
 from typing import Any
 
 from ..browser.session import Tabs
-from ..errors import SiteUnreachable
+from ..core.errors import SiteUnreachable
 
 READY_WAIT = 1.0  # seconds a task may take to say WOB_TASK_READY, as MiniWoB's env allows
 

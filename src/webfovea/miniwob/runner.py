@@ -21,21 +21,21 @@ from typing import Any
 
 from rich.console import Console
 
-from ..agent import run_task
 from ..bench.execute import close_record, hard_limit
 from ..bench.runner import versions, write_verdict
 from ..bench.scorer import Verdict
 from ..bench.store import Store
 from ..browser.domain_lock import DomainLock
+from ..browser.local_server import LocalServer
 from ..browser.session import BrowserSession, Tabs
-from ..config import AgentConfig, BrowserConfig
+from ..core.config import AgentConfig, BrowserConfig
+from ..core.task import Task
 from ..dialects.base import Dialect
+from ..loop.agent import run_task
 from ..models.base import Model
 from ..models.loader import load_model
-from ..rundir import read_steps, write_task
-from ..task import Task
-from ..testing.local_server import LocalServer
-from ..trajectory import ResultRecord
+from ..rundir.store import read_steps, write_task
+from ..rundir.trajectory import ResultRecord
 from . import ORACLE, assets
 from .models import EpisodeModel, MiniwobOracle
 from .page import EpisodeState, TaskPage

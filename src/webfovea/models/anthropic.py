@@ -11,7 +11,7 @@ from typing import Any
 import anthropic
 from anthropic.types import Message, TextBlock
 
-from webfovea.errors import ConfigError, ModelError
+from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.base import ModelReply, ModelRequest, Turn, Usage
 from webfovea.models.retry import (
     Endpoint,

@@ -2,7 +2,7 @@
 
 A request is provider-neutral (a system text and a list of turns holding text
 and images); each client translates it to its wire format. Clients raise only
-:class:`webfovea.errors.ModelError`.
+:class:`webfovea.core.errors.ModelError`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
-from webfovea.text import well_formed
+from webfovea.core.text import well_formed
 
 
 @dataclass(frozen=True)

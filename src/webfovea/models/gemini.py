@@ -12,7 +12,7 @@ import base64
 import os
 from typing import Any
 
-from webfovea.errors import ConfigError
+from webfovea.core.errors import ConfigError
 from webfovea.models.base import ModelReply, ModelRequest, Usage
 from webfovea.models.retry import Endpoint, RetryPolicy
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webfovea.errors import ConfigError
+from webfovea.core.errors import ConfigError
 from webfovea.models.base import Model
 
 ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "gemini:<model>", "scripted:<file>", "oracle",

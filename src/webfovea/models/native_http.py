@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from ..errors import ConfigError, ModelError
+from ..core.errors import ConfigError, ModelError
 from .base import Model, Usage
 from .retry import (
     Endpoint,

@@ -14,7 +14,7 @@ from openai.types.chat import (
     ChatCompletionMessageParam,
 )
 
-from webfovea.errors import ConfigError, ModelError
+from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.base import ModelReply, ModelRequest, SentImage, Turn, Usage
 from webfovea.models.retry import (
     Endpoint,

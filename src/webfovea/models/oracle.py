@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import httpx
 
-from ..config import Size
-from ..errors import ConfigError, ModelError
+from ..core.config import Size
+from ..core.errors import ConfigError, ModelError
 from ..suite.oracle_core import INFO, LAYOUT, OracleCore, read_layout
 from ..suite.server import CONTROL, lane_url
 from ..suite.web import SuiteError

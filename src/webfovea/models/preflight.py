@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from webfovea.errors import ConfigError, ModelError
+from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.base import Usage
 from webfovea.models.retry import Endpoint, RetryPolicy, call_with_retry, transport_error
 

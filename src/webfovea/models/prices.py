@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from webfovea.config import Price as Price  # re-exported: the table's entries
-from webfovea.errors import ConfigError
+from webfovea.core.config import Price as Price  # re-exported: the table's entries
+from webfovea.core.errors import ConfigError
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Literal, TypeVar
 
-from webfovea.errors import ConfigError, ModelError
+from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.base import Usage
 
 T = TypeVar("T")

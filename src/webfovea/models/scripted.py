@@ -11,7 +11,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from webfovea.errors import ConfigError, ModelError
+from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.base import ModelReply, ModelRequest, Usage
 
 SEPARATOR = "---"

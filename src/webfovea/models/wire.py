@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from webfovea.errors import ModelError
+from webfovea.core.errors import ModelError
 from webfovea.models.retry import Endpoint
 
 SHOWN = 300  # characters of a bad body quoted in the error

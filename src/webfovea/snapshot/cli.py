@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..sites import UNMATCHED_FILE, Limit, Unmatched
+from ..core.sites import UNMATCHED_FILE, Limit, Unmatched
 from .manifest import Manifest, Snapshot
 from .match import RANDOM_BODY
 

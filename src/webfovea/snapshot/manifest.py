@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, ValidationError
 
-from ..errors import ConfigError
-from ..sites import Limit
+from ..core.errors import ConfigError
+from ..core.sites import Limit
 
 MANIFEST = "manifest.json"
 BODIES = "bodies"

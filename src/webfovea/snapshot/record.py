@@ -22,7 +22,7 @@ from typing import Any
 from playwright.async_api import BrowserContext, Frame, Request, Response
 from playwright.async_api import Error as PlaywrightError
 
-from ..sites import Limit
+from ..core.sites import Limit
 from .manifest import Entry, Manifest, Snapshot, kept_headers
 from .rules import Rules
 

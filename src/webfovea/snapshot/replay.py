@@ -27,7 +27,7 @@ from typing import Any
 from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
-from ..sites import SiteRecord, Unmatched
+from ..core.sites import SiteRecord, Unmatched
 from .manifest import Manifest, Snapshot
 from .match import Matcher, Request
 from .relay import Relay

@@ -22,7 +22,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 
 RULES_FILE = "rules.json"
 

@@ -19,8 +19,8 @@ from playwright.async_api import BrowserContext, CDPSession
 from ..browser.domain_lock import Downstream
 from ..browser.scripts import js
 from ..browser.session import Tabs
-from ..errors import ConfigError
-from ..sites import UNMATCHED_FILE, Limit, SiteOptions, SiteRecord
+from ..core.errors import ConfigError
+from ..core.sites import UNMATCHED_FILE, Limit, SiteOptions, SiteRecord
 from .manifest import Manifest, Snapshot
 from .record import Recorder
 from .relay import Relay

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..lazy import exports as _exports
+from ..core.lazy import exports as _exports
 
 if TYPE_CHECKING:
     from .catalog import DOMAINS, export_tasks, tasks

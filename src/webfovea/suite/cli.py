@@ -19,16 +19,16 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import inputs
-from ..config import GROUNDING_POLICIES
-from ..errors import ConfigError
-from ..interrupts import Interrupted
-from ..options import BenchOptions, BenchSettings, add_dialect_options
+from ..console import inputs
+from ..console.interrupts import Interrupted
+from ..console.options import BenchOptions, BenchSettings, add_dialect_options
+from ..core.config import GROUNDING_POLICIES
+from ..core.errors import ConfigError
 
 if TYPE_CHECKING:
     from .spec import SuiteTask
 
-# Handlers import what they run when called (see webfovea.cli): parsing stays light.
+# Handlers import what they run when called (see webfovea.cli.main): parsing stays light.
 
 Handler = Callable[[argparse.Namespace], int]
 

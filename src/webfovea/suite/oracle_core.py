@@ -14,9 +14,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..actions import Action
-from ..config import Size
-from ..geometry import fit_within
+from ..actions.geometry import fit_within
+from ..actions.registry import Action
+from ..core.config import Size
 from .catalog import tasks as suite_tasks
 from .layout import Layout
 from .policy import Move, PlanRunner, PlanStuck, reply_text, to_action

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..actions import Action, ArgValue, Point
+from ..actions.registry import Action, ArgValue, Point
 from .layout import Element, Layout
 from .plan import Capture, capture, compute
 from .spec import Click, Fill, FindText, Hover, Read, ReadText, Select, Step, SuiteTask, Wait

@@ -17,7 +17,7 @@ from pathlib import Path
 from string import Template
 from urllib.parse import urlencode
 
-from ..errors import ConfigError
+from ..core.errors import ConfigError
 
 HERE = Path(__file__).parent
 TEMPLATES = HERE / "templates"

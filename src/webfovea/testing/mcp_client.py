@@ -28,8 +28,8 @@ from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult, ImageContent, TextContent
 from PIL import Image
 
-from ..actions import Point
-from ..config import Size
+from ..actions.registry import Point
+from ..core.config import Size
 from ..suite.layout import Layout
 from ..suite.policy import PlanRunner, PlanStuck, to_action
 from ..suite.spec import SuiteTask

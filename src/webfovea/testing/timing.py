@@ -10,7 +10,7 @@ import threading
 from webfovea.browser.errors import translated
 from webfovea.browser.scripts import js
 from webfovea.browser.session import BrowserSession
-from webfovea.errors import BrowserError
+from webfovea.core.errors import BrowserError
 
 
 async def load_event(session: BrowserSession, url: str, found: threading.Event) -> float:

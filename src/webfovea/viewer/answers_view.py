@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..rundir import TaskRun, read_verifier
+from ..rundir.store import TaskRun, read_verifier
 from .pages import cost
 
 

@@ -10,10 +10,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from .. import inputs
-from ..errors import ConfigError
+from ..console import inputs
+from ..core.errors import ConfigError
 
-# Handlers import what they run when called (see webfovea.cli): parsing stays light.
+# Handlers import what they run when called (see webfovea.cli.main): parsing stays light.
 
 Command = Callable[[argparse.Namespace], int]
 
@@ -65,7 +65,7 @@ def cmd_view(ns: argparse.Namespace) -> int:
 
 
 def cmd_replay(ns: argparse.Namespace) -> int:
-    from ..replay import format_report, replay
+    from ..tools.replay import format_report, replay
 
     report = replay(_existing(ns.run_dir))
     print(json.dumps(report.to_json(), indent=2) if ns.json else format_report(report))
@@ -73,7 +73,7 @@ def cmd_replay(ns: argparse.Namespace) -> int:
 
 
 def cmd_diagnose(ns: argparse.Namespace) -> int:
-    from ..diagnose import diagnose, format_diagnosis
+    from ..tools.diagnose import diagnose, format_diagnosis
 
     result = diagnose(_existing(ns.run_dir), every_task=ns.every_task)
     print(json.dumps(result.to_json(), indent=2) if ns.json else format_diagnosis(result))

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import quote
 
-from ..errors import ConfigError
-from ..rundir import RunDir, TaskRun, load_run
+from ..core.errors import ConfigError
+from ..rundir.store import RunDir, TaskRun, load_run
 from .pages import cost
 from .report import BENCH_PAGE, TASK_PAGE, render, write_report
 

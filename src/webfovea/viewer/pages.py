@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..outcomes import bucket
-from ..rundir import TaskRun
-from ..trajectory import UsageRecord
+from ..rundir.outcomes import bucket
+from ..rundir.store import TaskRun
+from ..rundir.trajectory import UsageRecord
 from .diffs import changed_regions
 
 

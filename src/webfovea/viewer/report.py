@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from .. import outcomes
-from ..actions import REGISTRY
-from ..diagnose import STAGES, TaskDiagnosis, diagnose_task
-from ..outcomes import BUCKETS, Rate
-from ..rundir import RunDir, TaskRun, load_run
-from ..trajectory import StepRecord
+from ..actions.registry import REGISTRY
+from ..rundir import outcomes
+from ..rundir.outcomes import BUCKETS, Rate
+from ..rundir.store import RunDir, TaskRun, load_run
+from ..rundir.trajectory import StepRecord
+from ..tools.diagnose import STAGES, TaskDiagnosis, diagnose_task
 from .answers_view import answer_checks, disagreement, evidence_category, grounding_status
 from .pages import add_diffs, add_sent, cost, row_extras
 

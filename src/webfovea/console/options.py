@@ -1,0 +1,320 @@
+"""Typed options between commands: built once from the command line, passed as values.
+
+``run``, ``bench``, ``suite run`` and ``demo`` hand each other these dataclasses, never
+argument lists. Flag defaults come from the config dataclasses, so ``--help`` and what a
+run does cannot disagree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from ..actions.registry import REGISTRY
+from ..core.config import (
+    COORD_SPACES,
+    DEFAULT_ACTION_BUDGETS,
+    GROUNDING_POLICIES,
+    HISTORY_LAYOUTS,
+    AgentConfig,
+    BrowserConfig,
+    Size,
+    VerifierConfig,
+)
+from ..core.errors import ConfigError
+from ..core.sites import SiteOptions
+from ..dialects import dialect_names
+from ..models import profiles
+from . import inputs
+
+_AGENT, _BROWSER = AgentConfig(), BrowserConfig()
+MODEL_HINT = ("give --model (openai:<name>, anthropic:<name>, oracle or scripted:<file>), or "
+              "set WEBFOVEA_MODEL")
+
+
+@dataclass(frozen=True)
+class RunFlags:
+    """The options of one task's run as given on the command line (JSON-friendly: a bench
+    records them with the run, and ``--resume`` compares them)."""
+
+    model: str | None = None
+    base_url: str | None = None
+    max_steps: int = _AGENT.max_steps
+    time_limit: float = _AGENT.time_limit
+    image_cap: str | None = None  # None: the profile's, else the config's default
+    viewport: str = str(_BROWSER.viewport)
+    device_scale_factor: float = _BROWSER.device_scale_factor
+    coords: str | None = None  # None: the profile's, else image
+    cdp_url: str | None = None
+    headed: bool = False
+    allow_domain: tuple[str, ...] = ()
+    budget: tuple[str, ...] = ()
+    allow_downloads: bool = False
+    history: str | None = None  # None: the profile's, else blocks
+    config: str | None = None  # a TOML config file (else ./webfovea.toml, the user's)
+    no_preflight: bool = False
+    record_site: str | None = None
+    replay_site: str | None = None
+    dialect: str | None = None  # None: the profile's, else text
+    dialect_version: str | None = None  # None: the profile's, else from the model name
+    acknowledge_safety_checks: bool = False
+    grounding: str = _AGENT.grounding
+    verifier: str | None = None  # a model spec or profile
+    verifier_base_url: str | None = None
+    verifier_rejections: int = 2
+    verifier_timeout: float = 120.0
+
+    def options(self, *, host_rules: tuple[str, ...] = (), per_task: bool = False) -> RunOptions:
+        """The validated options (ConfigError names the bad flag); the model side resolved
+        by precedence: flags > environment > config file > profile > defaults."""
+        ns = argparse.Namespace(**{f.name: getattr(self, f.name) for f in fields(RunFlags)})
+        ns.config = Path(self.config) if self.config else None
+        inputs.check_run_options(ns)
+        resolved = profiles.apply(ns)  # the winners are written back into ns
+        if resolved.dialect not in dialect_names():
+            raise ConfigError(f"--dialect {resolved.dialect!r} is not a dialect: use one of "
+                              f"{', '.join(dialect_names())}")
+        return RunOptions(model=ns.model or "", base_url=ns.base_url,
+                          agent=self._agent(ns, resolved, per_task),
+                          browser=self._browser(host_rules), preflight=not self.no_preflight)
+
+    def _agent(self, ns: argparse.Namespace, resolved: profiles.Resolved,
+               per_task: bool) -> AgentConfig:
+        cap = None if ns.image_cap.lower() == "none" else Size.parse(ns.image_cap,
+                                                                     flag="--image-cap")
+        return AgentConfig(max_steps=self.max_steps, time_limit=self.time_limit, image_cap=cap,
+                           coords=ns.coords,
+                           allow_domains=self.allow_domain,
+                           action_budgets={**DEFAULT_ACTION_BUDGETS,
+                                           **parse_budgets(self.budget)},
+                           site=site_options(self.record_site, self.replay_site,
+                                             per_task=per_task),
+                           acknowledge_safety_checks=self.acknowledge_safety_checks,
+                           grounding=self.grounding,  # type: ignore[arg-type]  # checked there
+                           verifier=self._verifier(ns.config),
+                           **resolved.agent_settings())
+
+    def _verifier(self, config_file: Path | None) -> VerifierConfig | None:
+        if not self.verifier:
+            return None
+        spec, base_url, price = profiles.resolve_other(
+            self.verifier, self.verifier_base_url, profiles.load_config(config_file))
+        return VerifierConfig(spec, base_url, rejections=self.verifier_rejections,
+                              timeout=self.verifier_timeout, price=price)
+
+    def _browser(self, host_rules: tuple[str, ...]) -> BrowserConfig:
+        if self.device_scale_factor <= 0:
+            raise ConfigError("--device-scale-factor must be positive, got "
+                              f"{self.device_scale_factor}")
+        return BrowserConfig(headless=not self.headed, cdp_url=self.cdp_url,
+                             downloads=self.allow_downloads,
+                             viewport=Size.parse(self.viewport, flag="--viewport"),
+                             device_scale_factor=self.device_scale_factor, host_rules=host_rules)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """What running one task needs: the model and the two validated configs."""
+
+    model: str
+    base_url: str | None = None
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    browser: BrowserConfig = field(default_factory=BrowserConfig)
+    preflight: bool = True  # check the endpoint before any browser starts
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            raise ConfigError(MODEL_HINT)
+
+
+@dataclass(frozen=True)
+class BenchSettings(RunFlags):
+    """A bench run's settings, recorded with it: a resumed run keeps them."""
+
+    judge: str | None = None
+    judge_base_url: str | None = None
+    split: str | None = None
+    part: str | None = None
+    host_resolver_rules: tuple[str, ...] = ()
+    trials: int = 1
+
+    def host_rules(self) -> tuple[tuple[str, ...], ...]:
+        """Chromium host rules per concurrent slot (``--host-resolver-rules``, split on ,)."""
+        return tuple(tuple(r.strip() for r in entry.split(",") if r.strip())
+                     for entry in self.host_resolver_rules)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BenchSettings:
+        """Recorded settings (lists for tuples); keys this version does not know are dropped."""
+        known = {f.name for f in fields(cls)}
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                                  for k, v in data.items() if k in known}
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Prices:
+    """USD per million tokens."""
+
+    input: float
+    output: float
+
+    def cost(self, input_tokens: int, output_tokens: int) -> float:
+        return (input_tokens * self.input + output_tokens * self.output) / 1e6
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    """One ``bench`` invocation. ``given`` names the settings typed this time: a resumed run
+    compares only those with what it recorded."""
+
+    tasks: Path
+    out: Path
+    settings: BenchSettings = field(default_factory=BenchSettings)
+    given: frozenset[str] = frozenset()
+    workers: int = 1
+    executor: str = "local"
+    ray_address: str | None = None
+    resume: bool = False
+    force: bool = False  # with resume: accept a task file or settings other than the run's
+    prices: Prices | None = None
+    command: str = ""
+    task_format: str = "auto"  # webfovea.bench.formats: a published benchmark's task file
+    references: Path | None = None  # WebVoyager's reference answers file
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise ConfigError(f"--workers must be at least 1, got {self.workers}")
+        if self.settings.trials < 1:
+            raise ConfigError(f"--trials must be at least 1, got {self.settings.trials}")
+        if self.settings.trials > 1 and self.settings.record_site:
+            # Trials of one task would record over each other's DIR/<task id>.
+            raise ConfigError(f"--trials {self.settings.trials} with --record-sites: record "
+                              "each task's site once, then run the trials with --replay-sites")
+
+
+def default_settings() -> BenchSettings:
+    return BenchSettings(model=os.environ.get("WEBFOVEA_MODEL"))
+
+
+def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> None:
+    """The flags of RunFlags. ``recorded``: no defaults in the namespace (a bench tells what
+    was typed from what was not, for --resume); the defaults then come from RunFlags."""
+
+    def default(value: Any) -> Any:
+        return argparse.SUPPRESS if recorded else value
+
+    p.add_argument("--model", default=default(os.environ.get("WEBFOVEA_MODEL")),
+                   help="openai:<name> | anthropic:<name> | oracle | scripted:<file>")
+    p.add_argument("--base-url", default=default(None),
+                   help="provider endpoint (else OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
+    p.add_argument("--max-steps", type=int, default=default(_AGENT.max_steps),
+                   help=f"default {_AGENT.max_steps}")
+    p.add_argument("--time-limit", type=float, default=default(_AGENT.time_limit),
+                   help=f"seconds per task (default {_AGENT.time_limit:g})")
+    p.add_argument("--image-cap", default=default(None),
+                   help=f"WxH, or 'none' for full-size images (default: the profile's, else "
+                        f"{_AGENT.image_cap})")
+    p.add_argument("--viewport", default=default(str(_BROWSER.viewport)),
+                   help=f"default {_BROWSER.viewport}")
+    p.add_argument("--device-scale-factor", type=float,
+                   default=default(_BROWSER.device_scale_factor))
+    p.add_argument("--coords", choices=COORD_SPACES, default=default(None),
+                   help="the space the model answers in (default: the profile's, else image)")
+    p.add_argument("--cdp-url", default=default(None),
+                   help="attach to a running Chromium instead of launching one; "
+                        "bench: a comma-separated list, worker i uses the i-th")
+    p.add_argument("--headed", action="store_true", default=default(False),
+                   help="show the browser window")
+    p.add_argument("--allow-domain", action="append", default=default([]),
+                   help="another site top-level navigation may go to (repeatable)")
+    p.add_argument("--budget", action="append", default=default([]), metavar="CLASS=N",
+                   help="per-task budget of an action class: reload, hotkey, go_back, "
+                        "navigate, pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
+    p.add_argument("--allow-downloads", action="store_true", default=default(False),
+                   help="let pages download files")
+    p.add_argument("--history", choices=HISTORY_LAYOUTS, default=default(None),
+                   help="blocks (default): earlier steps as turns, a prefix providers cache; "
+                        "rolling: the old single-turn layout, for comparison")
+    add_dialect_options(p, default)
+    p.add_argument("--config", default=default(None),
+                   help="TOML config file (default ./webfovea.toml, else "
+                        "~/.config/webfovea/config.toml): [run] settings, [profiles.NAME], "
+                        "[prices.\"provider:model\"]")
+    p.add_argument("--no-preflight", action="store_true", default=default(False),
+                   help="skip the check of the endpoint and model made before the browser starts")
+    # bench spells them --record-sites/--replay-sites (one snapshot per task under DIR).
+    p.add_argument("--record-site", "--record-sites", dest="record_site", metavar="DIR",
+                   default=default(None),
+                   help="record every response the run loads into a site snapshot at DIR "
+                        "(bench: one per task, DIR/<task id>)")
+    p.add_argument("--replay-site", "--replay-sites", dest="replay_site", metavar="DIR",
+                   default=default(None),
+                   help="serve the pages only from the site snapshot at DIR; nothing reaches "
+                        "the network (bench: DIR/<task id>)")
+    p.add_argument("--grounding", choices=GROUNDING_POLICIES, default=default(_AGENT.grounding),
+                   help="check each answer against the page text the session saw: off, record "
+                        "(mark it), challenge (default: also send an ungrounded answer back once)")
+    p.add_argument("--verifier", metavar="SPEC", default=default(None),
+                   help="an independent model (spec or profile) that checks each answer with "
+                        "the final screenshot before it is accepted (default: none)")
+    p.add_argument("--verifier-base-url", default=default(None), metavar="URL",
+                   help="the verifier's endpoint (else its profile's or the provider's)")
+    p.add_argument("--verifier-rejections", type=int, default=default(2), metavar="N",
+                   help="rejections sent back to the agent before the answer stands as "
+                        "disputed (default 2)")
+    p.add_argument("--verifier-timeout", type=float, default=default(120.0), metavar="S",
+                   help="seconds for one verdict (default 120)")
+
+
+DIALECT_HELP = ("how the model is asked and how its reply becomes actions: text, tools, "
+                "anthropic-computer, openai-computer, gemini-computer (default: the profile's, "
+                "else text); see docs/dialects.md")
+
+
+def add_dialect_options(p: argparse.ArgumentParser, default: Any = lambda v: v) -> None:
+    """--dialect, --dialect-version, --acknowledge-safety-checks (run, bench, suite run)."""
+    p.add_argument("--dialect", default=default(None), help=DIALECT_HELP)
+    p.add_argument("--dialect-version", default=default(None),
+                   help="a native protocol's tool version, e.g. computer_20251124 (default: "
+                        "the profile's, else picked from the model name)")
+    p.add_argument("--acknowledge-safety-checks", action="store_true", default=default(False),
+                   help="acknowledge a provider's safety checks (each is recorded in the step) "
+                        "instead of stopping the task with status needs_confirmation")
+
+
+def flags_from(ns: argparse.Namespace, cls: type[RunFlags] = RunFlags) -> dict[str, Any]:
+    """The fields of ``cls`` present in ``ns`` (lists as tuples, paths as text)."""
+    names = {f.name for f in fields(cls)}
+    return {k: tuple(v) if isinstance(v, list) else str(v) if isinstance(v, Path) else v
+            for k, v in vars(ns).items() if k in names}
+
+
+def site_options(record: str | None, replay: str | None, *, per_task: bool = False
+                 ) -> SiteOptions:
+    """Live, recording or replaying a site snapshot (``--record-site``/``--replay-site``)."""
+    if record and replay:
+        raise ConfigError("give --record-site or --replay-site, not both")
+    if replay and not Path(replay).is_dir():
+        raise ConfigError(f"--replay-site: {replay} is not a directory")
+    if record:
+        return SiteOptions("record", str(record), per_task)
+    if replay:
+        return SiteOptions("replay", str(replay), per_task)
+    return SiteOptions()
+
+
+def parse_budgets(items: tuple[str, ...]) -> dict[str, int]:
+    """``--budget CLASS=N`` entries as a budget table (ConfigError names a bad one)."""
+    known = {spec.budget for spec in REGISTRY.values()} - {"finish"}
+    out: dict[str, int] = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        if name not in known or not value.isdigit():
+            raise ConfigError(f"--budget takes CLASS=N with CLASS one of "
+                              f"{', '.join(sorted(known))} and N a whole number, got {item!r}")
+        out[name] = int(value)
+    return out
