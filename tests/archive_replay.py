@@ -28,6 +28,7 @@ class Replayed:
     record: SiteRecord
     events: list[PageEvent] = field(default_factory=list)
     fonts_loaded: bool = False
+    text: str = ""  # the page's visible text
 
 
 async def live_shot(browser: BrowserSession, url: str) -> bytes:
@@ -55,7 +56,7 @@ async def replay_shot(browser: BrowserSession, snap: Path, url: str, out: Path) 
         loaded = await tabs.page.evaluate("document.fonts.check('64px Archived')")
         return Replayed(await tabs.page.screenshot(), tabs.page.url,
                         response.status if response else None, session.record,
-                        list(tabs.events), bool(loaded))
+                        list(tabs.events), bool(loaded), await tabs.page.inner_text("body"))
     finally:
         await session.close()
         await tabs.close()

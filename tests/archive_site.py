@@ -14,9 +14,10 @@ import shutil
 import ssl
 import subprocess
 import threading
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -165,3 +166,36 @@ def wget_warc(out: Path, *urls: str, level: int = 1, extra: tuple[str, ...] = ()
     if proc.returncode not in (0, 8):  # 8: some URL answered an error (the crawl went on)
         raise AssertionError(f"wget failed ({proc.returncode}): {proc.stderr[-2000:]}")
     return out.with_name(out.name + ".warc.gz")
+
+
+@dataclass
+class WarcioCrawl:
+    """Crawls recorded by warcio's ``capture_http`` into one gzipped WARC, each dated as
+    told (a crawl "on" a given day), a body already captured written as a revisit record
+    (identical-payload-digest), as deduplicating crawlers write them."""
+
+    path: Path
+    seen: dict[str, tuple[str, str]] = field(default_factory=dict)  # digest → (URI, date)
+    revisits: int = 0
+
+    def crawl(self, urls: list[str], date: str) -> None:
+        from warcio.capture_http import capture_http  # patches http.client: only here
+
+        def dated(request: Any, response: Any, recorder: Any) -> tuple[Any, Any]:
+            response.rec_headers.replace_header("WARC-Date", date)
+            digest = response.rec_headers.get_header("WARC-Payload-Digest")
+            uri = response.rec_headers.get_header("WARC-Target-URI")
+            if digest not in self.seen:
+                self.seen[digest] = (uri, date)
+                return request, response
+            first_uri, first_date = self.seen[digest]
+            self.revisits += 1
+            return request, recorder.writer.create_revisit_record(
+                uri, digest, first_uri, first_date, http_headers=response.http_headers,
+                warc_headers_dict={"WARC-Date": date})
+
+        with capture_http(str(self.path), dated, gzip=True):
+            for url in urls:
+                with urllib.request.urlopen(urllib.request.Request(
+                        url, headers={"Accept-Encoding": "gzip"}), timeout=10) as answer:
+                    answer.read()

@@ -160,3 +160,20 @@ async def test_the_step_note_says_the_page_is_not_in_the_archive_and_go_back_ret
 
 def _hits(crawl: Crawl) -> tuple[int, int]:
     return crawl.pair.http.hits, crawl.pair.https.hits
+
+
+async def test_a_wacz_made_by_webrecorders_tool_replays_its_pages(
+        browser: BrowserSession, crawl: Crawl, tmp_path: Path) -> None:
+    wacz = tmp_path / "crawl.wacz"
+    proc = subprocess.run([str(Path(sys.executable).with_name("wacz")), "create", "-o",
+                           str(wacz), str(crawl.warc), "--detect-pages"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    report = _import(wacz, tmp_path / "snap")
+    http = crawl.pair.http
+    assert report["kind"] == "wacz" and report["redirects"] == 2 and report["skipped"] == []
+    assert http.url("index.html") in report["pages"]  # type: ignore[operator]
+    replayed = await replay_shot(browser, tmp_path / "snap", http.url("index.html"),
+                                 tmp_path / "rep")
+    assert replayed.status == 200 and unmatched(replayed.record) == []
+    assert difference(replayed.png, await live_shot(browser, http.url("index.html"))) < FAITHFUL

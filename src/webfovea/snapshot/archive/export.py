@@ -153,7 +153,7 @@ def export_wacz(snapshot: Snapshot, out: Path) -> tuple[int, int, int]:
         write_cdx_index(index, [str(warc_path)], {"sort": True})
         files = {f"archive/{WACZ_WARC}": warc_path.read_bytes(),
                  "pages/pages.jsonl": _pages(manifest),
-                 "indexes/index.cdxj": index.getvalue().encode()}
+                 "indexes/index.cdx": index.getvalue().encode()}
     package = {"profile": "data-package", "wacz_version": WACZ_VERSION, "software": SOFTWARE,
                "created": _warc_date(time.time() * 1000), "title": snapshot.root.name,
                "mainPageUrl": manifest.entry_url,
@@ -164,7 +164,10 @@ def export_wacz(snapshot: Snapshot, out: Path) -> tuple[int, int, int]:
         for name, data in files.items():  # the WARC is gzipped already: stored, not deflated
             kind = zipfile.ZIP_STORED if name.endswith(".gz") else zipfile.ZIP_DEFLATED
             zf.writestr(name, data, compress_type=kind)
-        zf.writestr("datapackage.json", json.dumps(package, indent=2))
+        data = json.dumps(package, indent=2).encode()
+        zf.writestr("datapackage.json", data)
+        zf.writestr("datapackage-digest.json", json.dumps(
+            {"path": "datapackage.json", "hash": "sha256:" + hashlib.sha256(data).hexdigest()}))
     return counts
 
 
