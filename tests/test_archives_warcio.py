@@ -48,7 +48,7 @@ class Crawls:
 def _day(root: Path, colour: tuple[int, int, int]) -> None:
     css = (root / "style.css").read_text(encoding="utf-8")
     (root / "style.css").write_text(css.replace("background: #f3efe4",
-                                                "background: rgb{}".format(colour)), "utf-8")
+                                                f"background: rgb{colour}"), "utf-8")
 
 
 @pytest.fixture(scope="module")
