@@ -2,7 +2,7 @@
 
 Each entry becomes a request record and a response record (the body as stored, so no
 content coding; ``Content-Length`` set), dated by its capture time (``captured_ms``,
-else a document's clock, else the recording's start). A body already written earlier
+else a document's clock, else the date of the document before it: its page's). A body already written earlier
 becomes a revisit record (identical-payload-digest), as crawlers dedupe. warcio writes
 the payload and block digests. The first record is a warcinfo naming webfovea.
 """
@@ -79,8 +79,8 @@ def write_warc(snapshot: Snapshot, manifest: Manifest, fh: IO[bytes],
     writer.write_record(writer.create_warcinfo_record(filename, info))
     first: dict[str, tuple[str, str]] = {}  # body hash → (URL, WARC-Date) written first
     records, revisits = 1, 0
-    for entry in manifest.entries:
-        date = _warc_date(_when_ms(entry, manifest))
+    for entry, when in zip(manifest.entries, _dates(manifest)):
+        date = _warc_date(when)
         request = _request_record(writer, snapshot, entry, date)
         response = _response_record(writer, snapshot, entry, date, first)
         revisits += response.rec_type == "revisit"
@@ -129,12 +129,17 @@ def _digest(body: bytes) -> str:
     return "sha1:" + base64.b32encode(hashlib.sha1(body).digest()).decode()
 
 
-def _when_ms(entry: Entry, manifest: Manifest) -> float:
-    if entry.captured_ms is not None:
-        return entry.captured_ms
-    if entry.clock_ms is not None:
-        return entry.clock_ms
-    return manifest.started_at * 1000
+def _dates(manifest: Manifest) -> list[float]:
+    """Each entry's capture time (epoch ms): its own when imported, a document's clock,
+    else that of the document before it (its page), so the dates keep the recorded order."""
+    current = manifest.started_at * 1000
+    dates = []
+    for entry in manifest.entries:
+        own = entry.captured_ms if entry.captured_ms is not None else entry.clock_ms
+        if own is not None:
+            current = own
+        dates.append(current)
+    return dates
 
 
 def _warc_date(ms: float) -> str:
@@ -175,8 +180,11 @@ def _pages(manifest: Manifest) -> bytes:
     lines: list[dict[str, str]] = [{"format": "json-pages-1.0", "id": "pages",
                                     "title": "All Pages"}]
     seen: set[str] = set()
-    for e in manifest.entries:
+    for e, when in zip(manifest.entries, _dates(manifest)):
         if e.resource_type == "document" and 200 <= e.status < 300 and e.url not in seen:
             seen.add(e.url)
-            lines.append({"url": e.url, "ts": _warc_date(_when_ms(e, manifest))})
+            # id and title on every line, as Webrecorder's tools write them (its validator
+            # reads pages.jsonl as a table, and a line without them is a blank row)
+            lines.append({"id": hashlib.sha256(e.url.encode()).hexdigest()[:22],
+                          "url": e.url, "title": e.url, "ts": _warc_date(when)})
     return "".join(json.dumps(line) + "\n" for line in lines).encode()

@@ -3,14 +3,16 @@
 Captures keep the archive's time order (``order``); each carries its capture time
 (``captured_ms``), and an HTML document also its clock (``clock_ms``), so the replay
 starts that page's ``Date`` where the crawler saw it. The recording start is the earliest
-capture. Bodies are stored decoded, as the snapshot format holds them.
+capture. Bodies are stored decoded, as the snapshot format holds them. A 304 the crawling browser
+got is replaced by the body it had cached (the latest earlier 200 of the URL), as a
+revisit is by the payload it refers to; both count as revisits resolved.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +89,7 @@ def import_archive(path: Path, root: Path) -> ImportReport:
     """Read ``path`` into a new snapshot at ``root``."""
     started = time.monotonic()
     read = read_archive(path)
+    _resolve_not_modified(read)
     if not read.captures:
         why = "; ".join(f"{s.url}: {s.why}" for s in read.skipped[:3]) or "no HTTP responses"
         raise ConfigError(f"{path} holds nothing a snapshot can replay ({why})")
@@ -104,9 +107,34 @@ def import_archive(path: Path, root: Path) -> ImportReport:
     return ImportReport(
         archive=str(path), kind=read.kind, sha256=sha, snapshot=str(root),
         responses=len(entries), pages=pages, revisits=sum(c.revisit for c in read.captures),
-        redirects=sum(300 <= c.status < 400 for c in read.captures),
+        redirects=sum(_redirect(c) for c in read.captures),
         first_ms=read.captures[0].captured_ms, last_ms=read.captures[-1].captured_ms,
         skipped=read.skipped, others=read.others, seconds=time.monotonic() - started)
+
+
+def _resolve_not_modified(read: Read) -> None:
+    """A 304 the crawling browser got (a HAR's revalidation, a crawler's conditional GET)
+    was shown from its cache: replay the body it had, the latest earlier 200 of that URL.
+    One with nothing earlier cannot be replayed."""
+    latest: dict[tuple[str, str], Capture] = {}
+    kept = []
+    for capture in read.captures:
+        key = (capture.method, capture.url)
+        if capture.status == 304 and not capture.body:
+            cached = latest.get(key)
+            if cached is None:
+                read.skipped.append(Skipped(capture.url, "a 304 (not modified) with no "
+                                                         "earlier capture of its body"))
+                continue
+            capture = replace(cached, captured_ms=capture.captured_ms, revisit=True)
+        elif 200 <= capture.status < 300:
+            latest[key] = capture
+        kept.append(capture)
+    read.captures = kept
+
+
+def _redirect(capture: Capture) -> bool:
+    return 300 <= capture.status < 400 and bool(capture.header("location"))
 
 
 def _entry(snapshot: Snapshot, order: int, capture: Capture) -> Entry:
@@ -125,6 +153,6 @@ def _entry(snapshot: Snapshot, order: int, capture: Capture) -> Entry:
 
 def _resource_type(capture: Capture) -> str:
     ctype = capture.header("content-type").lower()
-    if 300 <= capture.status < 400 and not ctype:
+    if _redirect(capture) and not ctype:
         return "document"  # a redirect hop: almost always a navigation in a crawl
     return next((kind for needle, kind in _TYPES if needle in ctype), "other")
