@@ -79,7 +79,7 @@ def write_warc(snapshot: Snapshot, manifest: Manifest, fh: IO[bytes],
     writer.write_record(writer.create_warcinfo_record(filename, info))
     first: dict[str, tuple[str, str]] = {}  # body hash → (URL, WARC-Date) written first
     records, revisits = 1, 0
-    for entry, when in zip(manifest.entries, _dates(manifest)):
+    for entry, when in zip(manifest.entries, _dates(manifest), strict=True):
         date = _warc_date(when)
         request = _request_record(writer, snapshot, entry, date)
         response = _response_record(writer, snapshot, entry, date, first)
@@ -180,7 +180,7 @@ def _pages(manifest: Manifest) -> bytes:
     lines: list[dict[str, str]] = [{"format": "json-pages-1.0", "id": "pages",
                                     "title": "All Pages"}]
     seen: set[str] = set()
-    for e, when in zip(manifest.entries, _dates(manifest)):
+    for e, when in zip(manifest.entries, _dates(manifest), strict=True):
         if e.resource_type == "document" and 200 <= e.status < 300 and e.url not in seen:
             seen.add(e.url)
             # id and title on every line, as Webrecorder's tools write them (its validator
