@@ -72,7 +72,10 @@ class Matcher:
         for candidates, how in ((exact, "exact"), (loose, "rules")):
             if near is not None and candidates and \
                     all(e.captured_ms is not None for e in candidates):
-                nearest = min(candidates, key=lambda e: abs((e.captured_ms or 0.0) - near))
+                # Equally near (one page's resources share its time): in recorded order.
+                nearest = min(candidates, key=lambda e: (abs((e.captured_ms or 0.0) - near),
+                                                         e.order in self._served, e.order))
+                self._served.add(nearest.order)
                 return Match(nearest, how)  # type: ignore[arg-type]
             fresh = [e for e in candidates if e.order not in self._served]
             if fresh:

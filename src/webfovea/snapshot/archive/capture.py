@@ -41,3 +41,6 @@ class Read:
     skipped: list[Skipped] = field(default_factory=list)
     pages: list[str] = field(default_factory=list)  # WACZ pages.jsonl, HAR log.pages
     others: dict[str, int] = field(default_factory=dict)  # records that are no exchange
+    # From a warcinfo webfovea wrote (export.py): the recording's Math.random seed and entry.
+    random_seed: int | None = None
+    entry_url: str = ""

@@ -100,8 +100,9 @@ def import_archive(path: Path, root: Path) -> ImportReport:
     pages = read.pages or list(dict.fromkeys(
         e.url for e in entries if e.resource_type == "document" and 200 <= e.status < 300))
     manifest = Manifest(started_at=read.captures[0].captured_ms / 1000,
-                        entry_url=pages[0] if pages else entries[0].url,
-                        random_seed=int(sha[:8], 16), entries=entries,
+                        entry_url=read.entry_url or (pages[0] if pages else entries[0].url),
+                        random_seed=int(sha[:8], 16) if read.random_seed is None
+                        else read.random_seed, entries=entries,
                         archive=ArchiveSource(kind=read.kind, name=path.name, sha256=sha))
     snapshot.write(manifest)
     return ImportReport(

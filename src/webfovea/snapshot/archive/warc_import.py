@@ -21,6 +21,7 @@ from warcio.timeutils import iso_date_to_timestamp, timestamp_to_sec
 from .capture import Capture, Read, Skipped
 
 _NOT_MODIFIED = "server-not-modified"  # a revisit profile: the crawler got a 304
+SEED_FIELD, ENTRY_FIELD = "webfovea-random-seed", "webfovea-entry-url"  # in our warcinfo
 
 
 @dataclass
@@ -62,6 +63,8 @@ class WarcReader:
     def _record(self, record: Any) -> None:
         kind = record.rec_type
         uri = record.rec_headers.get_header("WARC-Target-URI") or ""
+        if kind == "warcinfo":
+            self._warcinfo(record.content_stream().read())
         if kind not in ("response", "revisit", "request"):
             self._other(kind)
             return
@@ -74,6 +77,15 @@ class WarcReader:
             self.read.skipped.append(Skipped(uri, "its response record holds no HTTP headers"))
         else:
             self._response(record, uri, kind)
+
+    def _warcinfo(self, payload: bytes) -> None:
+        """A webfovea export names the recording's seed and entry page (export.py)."""
+        fields = dict(line.split(":", 1) for line in payload.decode("utf-8", "replace")
+                      .splitlines() if ":" in line)
+        fields = {k.strip().lower(): v.strip() for k, v in fields.items()}
+        if fields.get(SEED_FIELD, "").isdigit():
+            self.read.random_seed = int(fields[SEED_FIELD])
+        self.read.entry_url = fields.get(ENTRY_FIELD, self.read.entry_url)
 
     def _other(self, kind: str) -> None:
         self.read.others[kind] = self.read.others.get(kind, 0) + 1
