@@ -125,3 +125,22 @@ def test_export_refuses_an_unknown_kind_by_name(tmp_path: Path) -> None:
                            str(tmp_path), str(tmp_path / "out.zip")], capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 2 and "OUT.warc.gz, OUT.warc or OUT.wacz" in proc.stderr
+
+
+@pytest.mark.parametrize(("name", "content", "said"), [
+    ("notes.txt", b"hello", "not a web archive by its name"),
+    ("crawl.wacz", b"not a zip", "is not a WACZ (not a zip file)"),
+    ("site.har", b"{\"log\": {}}", "is not a HAR file"),
+    ("crawl.warc.gz", b"WARC/1.1\r\nbroken", "holds nothing a snapshot can replay"),
+])
+def test_import_names_what_is_wrong_with_a_bad_archive(
+        tmp_path: Path, name: str, content: bytes, said: str) -> None:
+    bad = tmp_path / name
+    bad.write_bytes(content)
+    proc = subprocess.run([sys.executable, "-m", "webfovea", "snapshot", "import", str(bad),
+                           str(tmp_path / "snap")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and said in proc.stderr, proc.stderr
+    replay = subprocess.run([sys.executable, "-m", "webfovea", "run", "--url", "http://x.test/",
+                             "--task", "t", "--model", "oracle", "--replay-site", str(bad)],
+                            capture_output=True, text=True, timeout=60)
+    assert replay.returncode == 2, replay.stderr

@@ -51,11 +51,12 @@ class Exported:
 
 def export(snapshot_dir: Path, out: Path) -> Exported:
     name = out.name.lower()
+    if not name.endswith((".wacz", ".warc.gz", ".warc")):
+        raise ConfigError(f"{out}: export writes OUT.warc.gz, OUT.warc or OUT.wacz")
+    out.parent.mkdir(parents=True, exist_ok=True)
     if name.endswith(".wacz"):
         return _timed(out, lambda: export_wacz(Snapshot(snapshot_dir), out))
-    if name.endswith((".warc.gz", ".warc")):
-        return _timed(out, lambda: _write_file(Snapshot(snapshot_dir), out))
-    raise ConfigError(f"{out}: export writes OUT.warc.gz, OUT.warc or OUT.wacz")
+    return _timed(out, lambda: _write_file(Snapshot(snapshot_dir), out))
 
 
 def _timed(out: Path, write: Callable[[], tuple[int, int, int]]) -> Exported:
