@@ -19,6 +19,7 @@ class Capture:
     request_body: bytes = b""
     request_type: str = ""
     revisit: bool = False  # its payload came from the record a revisit refers to
+    seq: int = 0  # its place in the archive: equal capture times keep the archive's order
 
     def header(self, name: str) -> str:
         return next((v for k, v in self.headers if k.lower() == name), "")
@@ -44,3 +45,6 @@ class Read:
     # From a warcinfo webfovea wrote (export.py): the recording's Math.random seed and entry.
     random_seed: int | None = None
     entry_url: str = ""
+    started_at: float | None = None
+    # A webfovea export: replayed as its snapshot was (recorded order, not capture time).
+    from_webfovea: bool = False

@@ -5,7 +5,7 @@ content coding; ``Content-Length`` set), dated by its capture time (``captured_m
 else a document's clock, else the date of the document before it: its page's). A body already written earlier
 becomes a revisit record (identical-payload-digest), as crawlers dedupe. warcio writes
 the payload and block digests. The first record is a warcinfo naming webfovea, with the
-recording's ``Math.random`` seed and entry page, so an import of it replays as the
+recording's start, ``Math.random`` seed and entry page, so an import of it replays as the
 snapshot did.
 """
 
@@ -32,7 +32,7 @@ from warcio.warcwriter import WARCWriter
 from ... import __version__
 from ...errors import ConfigError
 from ..manifest import Entry, Manifest, Snapshot
-from .warc_import import ENTRY_FIELD, SEED_FIELD
+from .warc_import import ENTRY_FIELD, SEED_FIELD, STARTED_FIELD
 
 SOFTWARE = f"webfovea {__version__}"
 WACZ_VERSION = "1.1.1"
@@ -80,7 +80,7 @@ def write_warc(snapshot: Snapshot, manifest: Manifest, fh: IO[bytes],
     info = {"software": SOFTWARE, "format": "WARC File Format 1.1",
             "description": f"a webfovea site snapshot recorded from {manifest.entry_url}",
             "isPartOf": snapshot.root.name, SEED_FIELD: str(manifest.random_seed),
-            ENTRY_FIELD: manifest.entry_url}
+            ENTRY_FIELD: manifest.entry_url, STARTED_FIELD: repr(manifest.started_at)}
     writer.write_record(writer.create_warcinfo_record(filename, info))
     first: dict[str, tuple[str, str]] = {}  # body hash → (URL, WARC-Date) written first
     records, revisits = 1, 0

@@ -27,11 +27,12 @@ def read_har(path: Path) -> Read:
     read = Read(kind="har")
     read.pages = [p.get("title", "") for p in log.get("pages") or []
                   if str(p.get("title", "")).startswith(("http://", "https://"))]
-    for entry in entries:
+    for seq, entry in enumerate(entries):
         capture = _capture(entry, read)
         if capture is not None:
+            capture.seq = seq
             read.captures.append(capture)
-    read.captures.sort(key=lambda c: c.captured_ms)
+    read.captures.sort(key=lambda c: (c.captured_ms, c.seq))
     return read
 
 

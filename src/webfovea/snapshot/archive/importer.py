@@ -2,7 +2,9 @@
 
 Captures keep the archive's time order (``order``); each carries its capture time
 (``captured_ms``), and an HTML document also its clock (``clock_ms``), so the replay
-starts that page's ``Date`` where the crawler saw it. The recording start is the earliest
+starts that page's ``Date`` where the crawler saw it. An archive webfovea exported keeps
+its recorded order and no capture times: it replays exactly as its snapshot did (several
+responses to one URL in recorded order, as a stateful site gave them). The recording start is the earliest
 capture. Bodies are stored decoded, as the snapshot format holds them. A 304 the crawling browser
 got is replaced by the body it had cached (the latest earlier 200 of the URL), as a
 revisit is by the payload it refers to; both count as revisits resolved.
@@ -96,10 +98,12 @@ def import_archive(path: Path, root: Path) -> ImportReport:
     sha = file_sha256(path)
     snapshot = Snapshot(root)
     snapshot.create()
-    entries = [_entry(snapshot, order, c) for order, c in enumerate(read.captures)]
+    entries = [_entry(snapshot, order, c, timed=not read.from_webfovea)
+               for order, c in enumerate(read.captures)]
     pages = read.pages or list(dict.fromkeys(
         e.url for e in entries if e.resource_type == "document" and 200 <= e.status < 300))
-    manifest = Manifest(started_at=read.captures[0].captured_ms / 1000,
+    times = [c.captured_ms for c in read.captures]
+    manifest = Manifest(started_at=read.started_at or min(times) / 1000,
                         entry_url=read.entry_url or (pages[0] if pages else entries[0].url),
                         random_seed=int(sha[:8], 16) if read.random_seed is None
                         else read.random_seed, entries=entries,
@@ -109,7 +113,7 @@ def import_archive(path: Path, root: Path) -> ImportReport:
         archive=str(path), kind=read.kind, sha256=sha, snapshot=str(root),
         responses=len(entries), pages=pages, revisits=sum(c.revisit for c in read.captures),
         redirects=sum(_redirect(c) for c in read.captures),
-        first_ms=read.captures[0].captured_ms, last_ms=read.captures[-1].captured_ms,
+        first_ms=min(times), last_ms=max(times),
         skipped=read.skipped, others=read.others, seconds=time.monotonic() - started)
 
 
@@ -138,7 +142,7 @@ def _redirect(capture: Capture) -> bool:
     return 300 <= capture.status < 400 and bool(capture.header("location"))
 
 
-def _entry(snapshot: Snapshot, order: int, capture: Capture) -> Entry:
+def _entry(snapshot: Snapshot, order: int, capture: Capture, *, timed: bool) -> Entry:
     kind = _resource_type(capture)
     digest = snapshot.put(capture.body)
     return Entry(order=order, method=capture.method, url=capture.url, resource_type=kind,
@@ -149,7 +153,7 @@ def _entry(snapshot: Snapshot, order: int, capture: Capture) -> Entry:
                                 if k.lower() not in DROPPED_HEADERS and not k.startswith(":")),
                  body=digest, size=len(capture.body),
                  clock_ms=capture.captured_ms if kind == "document" else None,
-                 captured_ms=capture.captured_ms)
+                 captured_ms=capture.captured_ms if timed else None)
 
 
 def _resource_type(capture: Capture) -> str:

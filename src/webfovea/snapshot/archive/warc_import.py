@@ -10,6 +10,7 @@ and a revisit may come before the record it refers to.
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -22,6 +23,7 @@ from .capture import Capture, Read, Skipped
 
 _NOT_MODIFIED = "server-not-modified"  # a revisit profile: the crawler got a 304
 SEED_FIELD, ENTRY_FIELD = "webfovea-random-seed", "webfovea-entry-url"  # in our warcinfo
+STARTED_FIELD = "webfovea-started-at"  # the recording's start, epoch seconds
 
 
 @dataclass
@@ -86,6 +88,9 @@ class WarcReader:
         if fields.get(SEED_FIELD, "").isdigit():
             self.read.random_seed = int(fields[SEED_FIELD])
         self.read.entry_url = fields.get(ENTRY_FIELD, self.read.entry_url)
+        with contextlib.suppress(ValueError):
+            self.read.started_at = float(fields.get(STARTED_FIELD, ""))
+        self.read.from_webfovea |= fields.get("software", "").startswith("webfovea ")
 
     def _other(self, kind: str) -> None:
         self.read.others[kind] = self.read.others.get(kind, 0) + 1
@@ -109,7 +114,8 @@ class WarcReader:
                               headers=list(http.headers) if http else [],
                               reason=_reason(http.statusline) if http else "",
                               body=record.content_stream().read(),
-                              captured_ms=_epoch_ms(headers.get_header("WARC-Date") or ""))
+                              captured_ms=_epoch_ms(headers.get_header("WARC-Date") or ""),
+                              seq=len(self._responses) + len(self._revisits))
         except (ValueError, OSError, EOFError) as e:  # a body its encoding cannot decode
             self.read.skipped.append(Skipped(uri, f"its body could not be decoded ({e})"))
             return
@@ -138,7 +144,8 @@ class WarcReader:
             resolved = self._resolve(revisit)
             if resolved is not None:
                 self.read.captures.append(resolved)
-        self.read.captures.sort(key=lambda c: c.captured_ms)
+        self.read.captures.sort(key=lambda c: (0.0 if self.read.from_webfovea else c.captured_ms,
+                                               c.seq))
 
     def _resolve(self, revisit: _Revisit) -> Capture | None:
         capture = revisit.capture
@@ -157,7 +164,7 @@ class WarcReader:
                        headers=capture.headers if keep_own else original.headers,
                        reason=capture.reason if keep_own else original.reason,
                        body=original.body, captured_ms=capture.captured_ms,
-                       method=original.method, revisit=True)
+                       method=original.method, revisit=True, seq=capture.seq)
 
 
 def _first(requests: list[_Request] | None) -> _Request | None:
