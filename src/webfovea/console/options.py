@@ -298,8 +298,15 @@ def site_options(record: str | None, replay: str | None, *, per_task: bool = Fal
     """Live, recording or replaying a site snapshot (``--record-site``/``--replay-site``)."""
     if record and replay:
         raise ConfigError("give --record-site or --replay-site, not both")
+    if replay and Path(replay).is_file():
+        # A web archive: imported once into a snapshot beside it, replayed for every task.
+        from ..snapshot.archive.cache import cached_snapshot, is_archive
+
+        if is_archive(Path(replay)):
+            replay, per_task = str(cached_snapshot(Path(replay))), False
     if replay and not Path(replay).is_dir():
-        raise ConfigError(f"--replay-site: {replay} is not a directory")
+        raise ConfigError(f"--replay-site: {replay} is not a directory (nor a web archive: "
+                          ".warc, .warc.gz, .arc, .arc.gz, .wacz, .har)")
     if record:
         return SiteOptions("record", str(record), per_task)
     if replay:

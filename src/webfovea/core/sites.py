@@ -52,6 +52,7 @@ class SiteRecord(BaseModel):
     snapshot: str | None = None  # the snapshot directory
     snapshot_id: str | None = None  # content id of its manifest: equal ids, identical pages
     recorded_at: float | None = None  # when the snapshot's recording started (epoch s)
+    archive_sha256: str | None = None  # the web archive the snapshot was imported from
     responses: int = 0  # responses recorded (record) or in the snapshot (replay)
     matched_exact: int = 0
     matched_rules: int = 0  # matched only once the ignore rules were applied

@@ -1,4 +1,5 @@
-"""Site snapshot flags of ``run``/``bench`` and ``webfovea snapshot inspect SNAP_DIR``."""
+"""Site snapshot flags of ``run``/``bench`` and ``webfovea snapshot inspect SNAP_DIR`` (and
+``import``/``export``, in archive/commands.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core.sites import UNMATCHED_FILE, Limit, Unmatched
+from .archive import commands as archive_commands
 from .manifest import Manifest, Snapshot
 from .match import RANDOM_BODY
 
@@ -18,16 +20,22 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def register(subparsers: Any) -> dict[str, Handler]:
-    snap = subparsers.add_parser("snapshot", help="site snapshots: inspect one")
+    snap = subparsers.add_parser("snapshot", help="site snapshots: inspect one, import or "
+                                                  "export a web archive")
     sub = snap.add_subparsers(dest="snapshot_command", required=True)
     p = sub.add_parser("inspect", help="origins, sizes, what cannot replay, and what was "
                                        "unmatched by the replays of a snapshot")
     p.add_argument("snapshot", type=Path, help="the snapshot directory (SNAP_DIR)")
     p.add_argument("--format", choices=("table", "json"), default="table")
+    archive_commands.add_commands(sub)
     return {"snapshot": cmd_snapshot}
 
 
 def cmd_snapshot(ns: argparse.Namespace) -> int:
+    if ns.snapshot_command == "import":
+        return archive_commands.cmd_import(ns)
+    if ns.snapshot_command == "export":
+        return archive_commands.cmd_export(ns)
     snapshot = Snapshot(ns.snapshot)
     manifest = snapshot.read()
     report = inspect(snapshot, manifest, _unmatched(snapshot))

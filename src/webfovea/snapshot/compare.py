@@ -1,4 +1,5 @@
-"""Whether two bench runs saw identical pages: both replayed the same site snapshots."""
+"""Whether two bench runs saw identical pages: both replayed the same site snapshots (or
+snapshots imported from the same web archive: the archive file's sha256)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import json
 from pathlib import Path
 
 
-def _sites(run: Path) -> dict[str, tuple[str, str | None]]:
-    """Task directory (relative to the run) → (site mode, snapshot id)."""
+def _sites(run: Path) -> dict[str, tuple[str, str | None, str | None]]:
+    """Task directory (relative to the run) → (site mode, snapshot id, web archive sha256)."""
     found = {}
     for path in sorted((run / "tasks").rglob("result.json")):
         try:
@@ -15,7 +16,8 @@ def _sites(run: Path) -> dict[str, tuple[str, str | None]]:
         except (OSError, ValueError):
             continue
         found[str(path.parent.relative_to(run))] = (site.get("mode", "live"),
-                                                   site.get("snapshot_id"))
+                                                   site.get("snapshot_id"),
+                                                   site.get("archive_sha256"))
     return found
 
 
@@ -26,7 +28,16 @@ def snapshot_note(run_a: Path, run_b: Path) -> str | None:
     if not any(a[t][0] == "replay" or b[t][0] == "replay" for t in common):
         return None
     # A recording run saw exactly the pages its snapshot holds, so it pairs with its replays.
-    same = [t for t in common if a[t][1] is not None and a[t][1] == b[t][1]]
+    same = [t for t in common if (a[t][1] is not None and a[t][1] == b[t][1])
+            or (a[t][2] is not None and a[t][2] == b[t][2])]
+    if len(same) == len(common) and all(a[t][2] is not None and a[t][2] == b[t][2]
+                                        for t in common):
+        # Imported from the same web archives (by content, wherever each run imported them).
+        archives = sorted({str(a[t][2]) for t in common})
+        which = (f"the same web archive (sha256 {archives[0]})" if len(archives) == 1
+                 else f"the same {len(archives)} web archives (by sha256)")
+        return f"both runs replayed {which} on all {len(common)} common tasks: the pages " \
+               "were identical"
     if len(same) == len(common):
         how = ("both runs replayed" if all(a[t][0] == b[t][0] == "replay" for t in common)
                else "one run recorded and the other replayed")

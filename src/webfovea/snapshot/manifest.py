@@ -48,11 +48,22 @@ class Entry(BaseModel):
     # A document's: the page's clock (epoch ms) when it started while recording; a replay
     # starts that document's clock there. None for other resources and older snapshots.
     clock_ms: float | None = None
+    # Imported from a web archive: when the crawler captured it (epoch ms, WARC-Date). With
+    # several captures of one URL the replay serves the one nearest the page's own capture.
+    captured_ms: float | None = None
 
     @property
     def origin(self) -> str:
         parts = urlsplit(self.url)
         return f"{parts.scheme}://{parts.netloc}"
+
+
+class ArchiveSource(BaseModel):
+    """The web archive a snapshot was imported from (snapshot/archive/)."""
+
+    kind: str  # warc, arc, wacz or har
+    name: str  # the archive's file name
+    sha256: str  # of the archive file: equal hashes, the same archive
 
 
 class Manifest(BaseModel):
@@ -63,6 +74,7 @@ class Manifest(BaseModel):
     origins: list[str] = Field(default_factory=list)
     entries: list[Entry] = Field(default_factory=list)
     limits: list[Limit] = Field(default_factory=list)
+    archive: ArchiveSource | None = None  # set when imported from a web archive
 
 
 def sha256(data: bytes) -> str:

@@ -5,7 +5,9 @@ normalised). Several recorded responses with the same key are served in the orde
 they were recorded; once all have been served, the last one is served again (a
 reload). A request that matches nothing is unmatched; when only its body differed
 from a recorded request to the same URL, the reason says so (a body randomised
-beyond the ignore rules).
+beyond the ignore rules). A snapshot imported from a web archive may hold several
+captures of one URL made at different times: the replay asks for the one nearest the
+capture time of the page asking (a crawl's page sees its own day's resources).
 """
 
 from __future__ import annotations
@@ -61,11 +63,20 @@ class Matcher:
         normal = self.rules.body(body, ctype)
         return (method, self.rules.url(url), sha256(normal) if normal else "")
 
-    def find(self, request: Request) -> Match | None:
+    def find(self, request: Request, near: float | None = None) -> Match | None:
+        """The response for ``request``; with ``near`` (epoch ms, an imported archive's
+        replay), the capture nearest that time among entries that carry one."""
         exact = self._exact.get(self._exact_key(request.method, request.url, request.body), [])
         loose = self._loose.get(self._loose_key(request.method, request.url, request.body,
                                                 request.content_type), [])
         for candidates, how in ((exact, "exact"), (loose, "rules")):
+            if near is not None and candidates and \
+                    all(e.captured_ms is not None for e in candidates):
+                # Equally near (one page's resources share its time): in recorded order.
+                nearest = min(candidates, key=lambda e: (abs((e.captured_ms or 0.0) - near),
+                                                         e.order in self._served, e.order))
+                self._served.add(nearest.order)
+                return Match(nearest, how)  # type: ignore[arg-type]
             fresh = [e for e in candidates if e.order not in self._served]
             if fresh:
                 self._served.add(fresh[0].order)

@@ -57,6 +57,7 @@ class SiteSession:
             self.record.recorded_at = manifest.started_at
             self.record.responses = len(manifest.entries)
             self.record.snapshot_id = self.snapshot.identity()
+            self.record.archive_sha256 = manifest.archive.sha256 if manifest.archive else None
         self.manifest = manifest
 
     async def attach(self, tabs: Tabs) -> Downstream | None:
@@ -78,7 +79,7 @@ class SiteSession:
         if self._recorder is not None:
             self._recorder.attach(context)
         if self._replayer is not None:
-            self._replayer.attach(await _context_id(context, tabs))
+            self._replayer.attach(await _context_id(context, tabs), tabs.events)
             return self._replayer.handle
         return None
 
