@@ -14,16 +14,21 @@ demo: setup
 # CI): on a loaded 2-core machine a real browser is sometimes descheduled past a page's own
 # timers. The summary counts each retry as "rerun"; a rerun is a bug to find, not a pass.
 RERUNS := --reruns 2 --reruns-delay 1 -rR
+# Parallel workers (pytest-xdist), each with its own shared browsers and servers: most tests
+# wait on a browser, so three workers keep two cores busy. The 25 slowest tests are printed,
+# so the next slow one is seen when it lands. `make test WORKERS=0` runs in one process.
+WORKERS ?= 3
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --durations=25 $(RERUNS)
 
 test: setup
-	$(BIN)/python -m pytest -q -p no:cacheprovider $(RERUNS)
+	$(PYTEST)
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 	$(DOCS_BUILD)
 
 # Everything, the slow end-to-end tests included (about twice as long).
 test-all: setup
-	$(BIN)/python -m pytest -q -p no:cacheprovider -m "slow or not slow" $(RERUNS)
+	$(PYTEST) -m "slow or not slow"
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 	$(DOCS_BUILD)
