@@ -45,7 +45,7 @@ class Change:
 class PageEvent:
     """Something the page did on its own that the next note must mention."""
 
-    kind: str  # "new_tab" | "dialog" | "tab_closed" | "download" | "blocked"
+    kind: str  # "new_tab" | "dialog" | "tab_closed" | "download" | "blocked" | "document"
     detail: str
 
 

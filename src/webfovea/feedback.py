@@ -84,7 +84,7 @@ def _events_text(events: list[PageEvent]) -> str:
     for e in events[:MAX_EVENTS]:
         if e.kind == "new_tab":
             parts.append(f"a new tab opened ({e.detail}) and is now shown")
-        elif e.kind == "blocked":
+        elif e.kind in ("blocked", "document"):  # each a sentence of its own
             parts.append(e.detail)
         elif e.kind == "dialog":
             parts.append(f"a dialog appeared and was accepted: {e.detail}")

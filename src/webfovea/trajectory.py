@@ -10,6 +10,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from .documents.record import DocumentRecord
 from .sites import SiteRecord
 
 Outcome = Literal["changed", "no_change", "unknown", "refused", "error", "parse_error", "answer"]
@@ -164,4 +165,5 @@ class ResultRecord(BaseModel):
     # needs_confirmation: the vendor's safety checks that stopped the task ({code, message, id})
     safety_checks: list[dict[str, Any]] = Field(default_factory=list)
     grounding: GroundingRecord | None = None  # None: no answer given
+    documents: list[DocumentRecord] = Field(default_factory=list)  # PDFs and data files met
     verifier: VerifierRecord | None = None  # None: no verifier ran

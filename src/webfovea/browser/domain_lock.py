@@ -33,6 +33,8 @@ from typing import Any, Literal
 from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame, Page
 from playwright.async_api import Error as PlaywrightError
 
+from ..documents.intercept import PATTERNS as DOCUMENT_RESPONSES
+from ..documents.intercept import DocumentView
 from ..domains import DomainPolicy
 from ..errors import BrowserError
 from ..evidence import PageEvent
@@ -86,13 +88,18 @@ class DomainLock:
     # snapshot's replayer (snapshot/replay.py). The lock then pauses every request, so it
     # still judges each document first, exactly as in a live run.
     downstream: Downstream | None = None
+    # The document view (webfovea.documents), when set: document responses pause at their
+    # headers too, and a PDF or data file is answered with its view page.
+    documents: DocumentView | None = None
 
     @classmethod
     async def for_task(cls, tabs: Tabs, entry_url: str, allow_domains: tuple[str, ...], *,
-                       downstream: Downstream | None = None) -> DomainLock:
+                       downstream: Downstream | None = None,
+                       documents: DocumentView | None = None) -> DomainLock:
         """The lock of a task that starts at ``entry_url``, installed on its context; requests
         it lets through go to ``downstream`` (a site snapshot replay) if given."""
-        lock = cls(DomainPolicy.for_task(entry_url, allow_domains), tabs, downstream=downstream)
+        lock = cls(DomainPolicy.for_task(entry_url, allow_domains), tabs, downstream=downstream,
+                   documents=documents)
         await lock.install()
         return lock
 
@@ -108,7 +115,10 @@ class DomainLock:
         self._targets[self.tabs.page] = info["targetId"]
         cdp = await context.browser.new_browser_cdp_session()
         cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._paused(cdp, event)))
-        await cdp.send("Fetch.enable", _EVERYTHING if self.downstream else _DOCUMENTS)
+        patterns = (_EVERYTHING if self.downstream else _DOCUMENTS)["patterns"]
+        if self.documents is not None:
+            patterns = [*patterns, *DOCUMENT_RESPONSES]
+        await cdp.send("Fetch.enable", {"patterns": patterns})
         context.on("close", lambda _: self._spawn(_quietly(cdp.detach())))
         context.on("page", self._watch)
         self._watch(self.tabs.page)
@@ -116,6 +126,9 @@ class DomainLock:
     # --- the network layer -----------------------------------------------------------------
 
     async def _paused(self, cdp: CDPSession, event: dict[str, Any]) -> None:
+        if "responseStatusCode" in event or "responseErrorReason" in event:
+            await self._response(cdp, event)
+            return
         request = {"requestId": event["requestId"]}
         url = event["request"]["url"]
         document = event.get("resourceType") == "Document"
@@ -133,6 +146,22 @@ class DomainLock:
         self._report(kind, url, reason)
         if popup:  # a tab the agent never saw, sent off the site: the agent stays where it was
             await _quietly(cdp.send("Target.closeTarget", {"targetId": tab["targetId"]}))
+
+    async def _response(self, cdp: CDPSession, event: dict[str, Any]) -> None:
+        """A document response at its headers, for the document view: a tab's or a frame's
+        of this context (an in-process subframe is not a target: taken as ours, as the
+        replayer does); another context's goes on untouched."""
+        frame_id = event.get("frameId", "")
+        try:
+            info = (await cdp.send("Target.getTargetInfo", {"targetId": frame_id}))["targetInfo"]
+        except PlaywrightError:
+            info = {"type": "iframe", "browserContextId": self._context_id}
+        if self.documents is None or info["browserContextId"] != self._context_id or \
+                "responseErrorReason" in event:
+            await _quietly(cdp.send("Fetch.continueRequest", {"requestId": event["requestId"]}))
+            return
+        await self.documents.paused(cdp, event, top=info["type"] == "page",
+                                    report=lambda e: self.tabs.events.append(e))
 
     async def _shown(self, target_id: str) -> bool:
         """Whether the tab ``target_id`` is one the agent has been shown (``tabs.seen``)."""

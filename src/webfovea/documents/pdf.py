@@ -1,0 +1,173 @@
+"""A PDF rendered into pages a viewer shows: each page's image, its text with boxes, links.
+
+PDFium (``pypdfium2``) renders each page to a PNG at a width that fills the viewport and
+gives the text as rectangles of one line segment each (left, bottom, right, top in PDF
+points), which the viewer lays over the image as transparent text: selectable, searchable
+and read from the DOM like any page's text. Link annotations become real links: a URI
+leaves the document (through the domain lock, as any link), a destination inside it jumps
+to its page. A page without any text (a scan) is read by OCR when the ``ocr`` extra is
+installed (webfovea.answers.ocr), and marked as unread when it is not.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import io
+from dataclasses import dataclass, field
+from typing import Literal
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as raw
+
+from ..answers.ocr import available as ocr_available
+from ..errors import DocumentError
+
+RENDER_WIDTH = 1400  # pixels: sharp at the default 1280-wide viewport, a few 100 KB a page
+MAX_PAGES = 200  # pages rendered; a longer document says how many more it has
+OCR_SECONDS = 20.0
+
+TextSource = Literal["pdf", "ocr", "none"]
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in fractions of the page (0..1), top-left origin, as the viewer lays it."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Span:
+    text: str
+    box: Box
+
+
+@dataclass(frozen=True)
+class Link:
+    box: Box
+    href: str  # an absolute URL, or "#page-N" for a page of this document
+
+
+@dataclass
+class Page:
+    number: int  # from 1
+    width_pt: float
+    height_pt: float
+    png: bytes
+    spans: list[Span] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    text_source: TextSource = "pdf"  # "none": an image-only page OCR could not read
+
+
+@dataclass
+class PdfDocument:
+    pages: list[Page]
+    page_count: int  # in the file; more than len(pages) when cut at MAX_PAGES
+    title: str = ""
+
+    @property
+    def unread_pages(self) -> list[int]:
+        return [p.number for p in self.pages if p.text_source == "none"]
+
+    @property
+    def ocr_pages(self) -> list[int]:
+        return [p.number for p in self.pages if p.text_source == "ocr"]
+
+
+def render(data: bytes) -> PdfDocument:
+    """Every page (up to MAX_PAGES) of the PDF ``data``; DocumentError if PDFium cannot open it."""
+    try:
+        doc = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as e:
+        raise DocumentError(f"the PDF could not be opened ({e})") from e
+    try:
+        count = len(doc)
+        pages = [_page(doc, i) for i in range(min(count, MAX_PAGES))]
+        title = str(doc.get_metadata_dict().get("Title", "") or "")
+    finally:
+        doc.close()
+    return PdfDocument(pages, count, title)
+
+
+def _page(doc: pdfium.PdfDocument, index: int) -> Page:
+    page = doc[index]
+    try:
+        width, height = page.get_size()
+        bitmap = page.render(scale=RENDER_WIDTH / width)
+        image = bitmap.to_pil()
+        png = io.BytesIO()
+        image.save(png, format="PNG")
+        out = Page(index + 1, width, height, png.getvalue())
+        textpage = page.get_textpage()
+        try:
+            out.spans = _spans(textpage, width, height)
+        finally:
+            textpage.close()
+        out.links = _links(doc, page, width, height)
+        if not out.spans:
+            out.spans, out.text_source = _ocr(image) if ocr_available() else ([], "none")
+        return out
+    finally:
+        page.close()
+
+
+def _spans(textpage: pdfium.PdfTextPage, width: float, height: float) -> list[Span]:
+    spans = []
+    for i in range(textpage.count_rects()):
+        left, bottom, right, top = textpage.get_rect(i)
+        text = textpage.get_text_bounded(left, bottom, right, top).strip()
+        if text:
+            spans.append(Span(text, Box(left / width, (height - top) / height,
+                                        (right - left) / width, (top - bottom) / height)))
+    return spans
+
+
+def _links(doc: pdfium.PdfDocument, page: pdfium.PdfPage, width: float,
+           height: float) -> list[Link]:
+    links = []
+    pos = ctypes.c_int(0)
+    link = raw.FPDF_LINK()
+    while raw.FPDFLink_Enumerate(page.raw, ctypes.byref(pos), ctypes.byref(link)):
+        href = _target(doc, link)
+        rect = raw.FS_RECTF()
+        if href and raw.FPDFLink_GetAnnotRect(link, ctypes.byref(rect)):
+            box = Box(rect.left / width, (height - rect.top) / height,
+                      (rect.right - rect.left) / width, (rect.top - rect.bottom) / height)
+            links.append(Link(box, href))
+    return links
+
+
+def _target(doc: pdfium.PdfDocument, link: raw.FPDF_LINK) -> str:
+    """A link's URI, or ``#page-N`` for a destination in the document; "" for neither."""
+    action = raw.FPDFLink_GetAction(link)
+    if action and raw.FPDFAction_GetType(action) == raw.PDFACTION_URI:
+        size = raw.FPDFAction_GetURIPath(doc.raw, action, None, 0)
+        buffer = ctypes.create_string_buffer(size)
+        raw.FPDFAction_GetURIPath(doc.raw, action, buffer, size)
+        return buffer.value.decode("utf-8", "replace")
+    dest = raw.FPDFLink_GetDest(doc.raw, link) or (
+        raw.FPDFAction_GetDest(doc.raw, action) if action else None)
+    if dest:
+        index = raw.FPDFDest_GetDestPageIndex(doc.raw, dest)
+        return f"#page-{index + 1}" if index >= 0 else ""
+    return ""
+
+
+def _ocr(image: object) -> tuple[list[Span], TextSource]:
+    """Words of an image-only page by Tesseract, each with its box."""
+    import pytesseract
+
+    try:
+        data = pytesseract.image_to_data(image, lang="eng", timeout=OCR_SECONDS,
+                                         output_type=pytesseract.Output.DICT)
+    except (pytesseract.TesseractError, RuntimeError, OSError):
+        return [], "none"
+    w, h = image.size  # type: ignore[attr-defined]
+    spans = [Span(word.strip(), Box(left / w, top / h, width / w, height / h))
+             for word, left, top, width, height in zip(
+                 data["text"], data["left"], data["top"], data["width"], data["height"],
+                 strict=True) if word.strip()]
+    return spans, "ocr" if spans else "none"

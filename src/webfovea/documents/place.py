@@ -1,0 +1,73 @@
+"""Where in a document something was: "page 3 of 12", "sheet “Q2”, row 5".
+
+In the browser (find_text's selected match, read_text's label) it is read from the view's
+DOM (assets/place.js). In text the session saw, it is read back from the view's labels
+(see webfovea.documents.view): the last "Page N of M" before a match, or the row number
+that starts the match's table line and the sheet heading above it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Frame
+
+MAX_PLACES = 5
+_PAGE = re.compile(r"^Page (\d+) of (\d+)", re.M)
+_SHEET = re.compile(r"^Sheet \u201c(.*)\u201d \u00b7 \d+ rows", re.M)
+_ROW = re.compile(r"^(\d+)\t")
+
+
+@cache
+def _script() -> str:
+    return resources.files("webfovea.documents").joinpath("assets", "place.js").read_text("utf-8")
+
+
+async def _places(frame: Frame, label: str | None) -> dict[str, Any] | None:
+    try:
+        found: dict[str, Any] | None = await frame.evaluate(_script(), {"label": label})
+    except PlaywrightError:
+        return None
+    return found
+
+
+def _phrase(place: dict[str, Any], pages: int) -> str:
+    if "page" in place:
+        return f"page {place['page']} of {pages}"
+    return f"sheet \u201c{place['sheet']}\u201d, row {place['row']}"
+
+
+async def selection_place(frame: Frame) -> str:
+    """' on page 3 of 12 of the PDF' for the selected match in a document view, else ''."""
+    found = await _places(frame, None)
+    if not found or not found["places"]:
+        return ""
+    what = " of the PDF" if found["kind"] == "pdf" else ""
+    return f" on {_phrase(found['places'][0], found['pages'])}{what}"
+
+
+async def label_places(frame: Frame, label: str) -> str:
+    """'; in the document: page 3 of 12' listing where ``label`` occurs, else ''."""
+    found = await _places(frame, label)
+    if not found or not found["places"]:
+        return ""
+    places = [_phrase(p, found["pages"]) for p in found["places"][:MAX_PLACES]]
+    more = f" and {len(found['places']) - MAX_PLACES} more" if len(found["places"]) > MAX_PLACES else ""
+    return f"; in the document: {', '.join(places)}{more}"
+
+
+def text_place(text: str, at: int) -> str:
+    """The place of offset ``at`` in a document view's page text, '' if it is not one."""
+    pages = [m for m in _PAGE.finditer(text, 0, at + 1)]
+    if pages:
+        return f"page {pages[-1].group(1)} of {pages[-1].group(2)}"
+    sheets = [m for m in _SHEET.finditer(text, 0, at + 1)]
+    if not sheets:
+        return ""
+    line = text[text.rfind("\n", 0, at) + 1:]
+    row = _ROW.match(line)
+    return f"sheet \u201c{sheets[-1].group(1)}\u201d" + (f", row {row.group(1)}" if row else "")
