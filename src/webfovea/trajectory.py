@@ -92,6 +92,7 @@ class SeenAt(BaseModel):
     url: str = ""
     frame: str | None = None  # the child frame's URL; None: the top-level page
     source: Literal["page", "read_text", "ocr"] = "page"  # ocr: the evidence screenshot
+    place: str = ""  # in a document view: "page 3 of 12", "sheet “Q1”, row 5"
 
 
 class GroundingPart(BaseModel):

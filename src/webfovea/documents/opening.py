@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import DocumentError
 from . import pdf, tables, view
@@ -21,6 +22,7 @@ class Opened:
     rows: int | None = None
 
 
+@lru_cache(maxsize=8)  # a document shown again (back, a frame and a tab) is rendered once
 def open_document(kind: DocKind, name: str, data: bytes) -> Opened:
     """The view of ``data``; DocumentError when it cannot be read."""
     if kind == "pdf":
@@ -35,9 +37,9 @@ def _pdf(name: str, data: bytes) -> Opened:
         notes.append(f"{_pages(doc.ocr_pages)} had no text layer and {_were(doc.ocr_pages)} "
                      "read by OCR")
     if doc.unread_pages:
-        notes.append(f"{_pages(doc.unread_pages)} {_are(doc.unread_pages)} images without "
-                     "text and OCR is not installed (pip install webfovea[ocr]), so find_text "
-                     "and read_text cannot see their words")
+        notes.append(f"{_pages(doc.unread_pages)} {_have(doc.unread_pages)} no text layer and "
+                     "OCR is not installed (pip install webfovea[ocr]), so find_text and "
+                     "read_text cannot see their words")
     if len(doc.pages) < doc.page_count:
         notes.append(f"only pages 1-{len(doc.pages)} of {doc.page_count} are shown")
     html = view.pdf_page(name, doc, notes)
@@ -77,5 +79,5 @@ def _were(numbers: list[int]) -> str:
     return "were" if len(numbers) > 1 else "was"
 
 
-def _are(numbers: list[int]) -> str:
-    return "are" if len(numbers) > 1 else "is"
+def _have(numbers: list[int]) -> str:
+    return "have" if len(numbers) > 1 else "has"

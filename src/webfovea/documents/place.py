@@ -71,3 +71,21 @@ def text_place(text: str, at: int) -> str:
     line = text[text.rfind("\n", 0, at) + 1:]
     row = _ROW.match(line)
     return f"sheet \u201c{sheets[-1].group(1)}\u201d" + (f", row {row.group(1)}" if row else "")
+
+
+_NUMBER = re.compile(r"\d[\d,.]*\d|\d")
+
+
+def find_place(text: str, needle: str) -> str:
+    """The document place of ``needle`` (an answer's part) in a document view's text: found
+    as written (case aside), else by its first number as the page writes it; '' if the text
+    is no document view's or the needle is not in it as such."""
+    if not (_PAGE.search(text) or _SHEET.search(text)):
+        return ""
+    at = text.casefold().find(needle.strip().casefold())
+    if at < 0:
+        number = _NUMBER.search(needle)
+        digits = re.sub(r"\D", "", number.group(0)) if number else ""
+        at = next((m.start() for m in _NUMBER.finditer(text)
+                   if digits and re.sub(r"\D", "", m.group(0)) == digits), -1)
+    return text_place(text, at) if at >= 0 else ""
