@@ -107,11 +107,14 @@ def _xlsx(data: bytes) -> list[Sheet]:
     book = load_workbook(io.BytesIO(data), data_only=True)  # not read-only: merges are kept
     sheets = []
     for ws in book.worksheets:
+        # Read before iterating: asking for rows past the last makes empty cells, and more rows.
+        empty = ws.max_row == ws.max_column == 1 and ws.cell(1, 1).value is None
+        total = 0 if empty else ws.max_row
         rows = [[_cell(v) for v in row[:MAX_COLUMNS]]
-                for row in ws.iter_rows(max_row=MAX_ROWS, values_only=True)]
+                for row in ws.iter_rows(max_row=min(total, MAX_ROWS), values_only=True)]
         merges = [Merge(m.min_row - 1, m.min_col - 1, m.max_row - 1, m.max_col - 1)
                   for m in ws.merged_cells.ranges]
-        sheets.append(Sheet(ws.title, rows, ws.max_row if rows else 0, merges))
+        sheets.append(Sheet(ws.title, rows, total, merges))
     return sheets
 
 
