@@ -70,9 +70,10 @@ class DocumentView:
                                 content_type=verdict.content_type, size=0, frame=not top)
         self.records.append(record)
         if verdict.kind is None:
-            await self._refuse(cdp, request, record, report, f"it is a {verdict.content_type} file; "
-                               f"only {OPENED} documents are opened, and --allow-downloads "
-                               "lets the browser save other files")
+            await self._refuse(cdp, request, record, report,
+                               f"downloads are disabled for {verdict.content_type} files "
+                               f"(--allow-downloads saves them); {OPENED} files open as "
+                               "documents")
             return
         length = int(headers.get("content-length", "0") or 0)
         data = await self._body(cdp, request, length)
