@@ -10,6 +10,7 @@
 - ``huge.csv``: 200 MB of CSV streamed without a length (never on disk);
   ``huge-sized.csv``: the same with its ``Content-Length``;
 - ``archive.zip``: an attachment of a type no document view opens;
+- ``broken.pdf``: a damaged PDF;
 - ``frames.html``: the PDF in an ``<iframe>`` and in an ``<embed>``;
 - ``index.html``: links to all of them.
 """
@@ -33,6 +34,8 @@ CSV = '\ufeffName,Note,Value\n"Smith, J","red, large",42\nDoe,plain,7\n'.encode(
 INDEX = b"""<!doctype html><title>Downloads</title><h1>Downloads</h1><ul>
 <li><a href="/report.pdf">Annual report (PDF)</a></li>
 <li><a href="/data.csv">Data (CSV)</a></li>
+<li><a href="/data.csv" download>Data, download link (CSV)</a></li>
+<li><a href="/broken.pdf">Damaged (PDF)</a></li>
 <li><a href="/huge.csv">Everything (CSV, 200 MB)</a></li>
 <li><a href="/huge-sized.csv">Everything, sized (CSV, 200 MB)</a></li>
 <li><a href="/archive.zip">Archive (ZIP)</a></li></ul>"""
@@ -170,6 +173,7 @@ class DocumentSite(ThreadingHTTPServer):
                                 "text/tab-separated-values", "table.tsv"),
             "notes.txt": Served(b"Meeting notes\nThe budget is 12,500 euros.\n", "text/plain",
                                 "notes.txt"),
+            "broken.pdf": Served(b"%PDF-1.4 not really a PDF", "application/pdf"),
             "archive.zip": Served(b"PK\x05\x06" + b"\0" * 18, "application/zip", "archive.zip"),
         }
 

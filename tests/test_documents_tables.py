@@ -65,6 +65,28 @@ async def test_a_csv_download_opens_as_a_table_with_its_header_and_quoted_commas
     assert (record.kind, record.size) == ("csv", len(saved))
 
 
+async def test_a_link_with_a_download_attribute_shows_the_table_in_the_tab(
+        viewed: tuple[Tabs, DocumentView], site: DocumentSite) -> None:
+    tabs, view = viewed
+    await tabs.page.click("text=Data, download link (CSV)")
+    await tabs.page.wait_for_url(site.url("data.csv"))
+    await tabs.page.wait_for_selector("table")
+    notes = _notes(tabs)
+    assert notes.count("a CSV file of 3 rows opened") == 1 and "blocked" not in notes, notes
+    assert len(view.records) == 1 and len(list(view.folder.iterdir())) == 1  # type: ignore[union-attr]
+
+
+async def test_a_damaged_pdf_opens_as_a_note_saying_so(
+        viewed: tuple[Tabs, DocumentView], site: DocumentSite) -> None:
+    tabs, view = viewed
+    await tabs.page.click("text=Damaged (PDF)")
+    await tabs.page.wait_for_url(site.url("broken.pdf"))
+    note = "broken.pdf could not be opened: PDFium could not read it"
+    assert note in _notes(tabs)
+    assert note in await tabs.page.inner_text("body")
+    assert not view.records[0].shown and view.records[0].sha256
+
+
 async def test_an_xlsx_workbook_has_sheet_tabs_and_merged_header_cells(
         viewed: tuple[Tabs, DocumentView], site: DocumentSite) -> None:
     tabs, view = viewed

@@ -18,8 +18,8 @@ from .browser.executor import Executor, safe_execute
 from .browser.session import BrowserSession, Tabs
 from .config import AgentConfig
 from .dialects import factory, make_dialect
-from .documents.intercept import DocumentView
 from .dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
+from .documents.intercept import DocumentView
 from .errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
 from .geometry import model_space
 from .guard import Guard

@@ -222,6 +222,12 @@ class DomainLock:
     # --- shared ----------------------------------------------------------------------------
 
     async def _on_download(self, download: Download) -> None:
+        if self.documents is not None and self.documents.reopen(download.url):
+            # A document's view the browser took for a download (a link's ``download``
+            # attribute): shown in the tab instead, as a click on a plain link would.
+            await _quietly(download.cancel())
+            await _quietly(download.page.goto(download.url, wait_until="commit"))
+            return
         failure = await download.failure()
         if failure is None:
             self.tabs.events.append(

@@ -52,6 +52,18 @@ class DocumentView:
     max_bytes: int = int(DEFAULT_MAX_MB * 1e6)
     allow_downloads: bool = False
     records: list[DocumentRecord] = field(default_factory=list)
+    _reopening: dict[str, DocumentRecord] = field(default_factory=dict)
+
+    def reopen(self, url: str) -> bool:
+        """The browser took a view for a download (a link with a ``download`` attribute
+        asks for one whatever the response is): True when ``url``'s latest document was
+        shown, so the caller opens it in the tab; that second opening is neither reported
+        nor saved again."""
+        last = next((r for r in reversed(self.records) if r.url == url), None)
+        if last is None or not last.shown:
+            return False
+        self._reopening[url] = last
+        return True
 
     async def paused(self, cdp: CDPSession, event: dict[str, Any], *, top: bool,
                      report: Callable[[PageEvent], None]) -> None:
@@ -66,9 +78,14 @@ class DocumentView:
             await _send(cdp, "Fetch.continueRequest", request)
             return
         started = time.monotonic()
-        record = DocumentRecord(url=event["request"]["url"], kind=verdict.kind or "",
-                                content_type=verdict.content_type, size=0, frame=not top)
-        self.records.append(record)
+        earlier = self._reopening.pop(event["request"]["url"], None)
+        if earlier is not None:
+            report = _quiet
+        record = earlier or DocumentRecord(url=event["request"]["url"], kind=verdict.kind or "",
+                                           content_type=verdict.content_type, size=0,
+                                           frame=not top)
+        if earlier is None:
+            self.records.append(record)
         if verdict.kind is None:
             await self._refuse(cdp, request, record, report,
                                f"downloads are disabled for {verdict.content_type} files "
@@ -82,7 +99,7 @@ class DocumentView:
             await self._refuse(cdp, request, record, report, f"it is larger than the cap of "
                                f"{self.max_bytes / 1e6:g} MB (--max-download-mb)")
             return
-        await self._open(cdp, request, record, verdict, data, report)
+        await self._open(cdp, request, record, verdict, data, report, save=earlier is None)
         record.open_seconds = round(time.monotonic() - started, 3)
 
     async def _body(self, cdp: CDPSession, request: dict[str, str], length: int) -> bytes | None:
@@ -106,10 +123,12 @@ class DocumentView:
             await _send(cdp, "IO.close", {"handle": stream})
 
     async def _open(self, cdp: CDPSession, request: dict[str, str], record: DocumentRecord,
-                    verdict: Verdict, data: bytes, report: Callable[[PageEvent], None]) -> None:
+                    verdict: Verdict, data: bytes, report: Callable[[PageEvent], None], *,
+                    save: bool) -> None:
         assert verdict.kind is not None  # judged a document by the caller
         record.size, record.sha256 = len(data), hashlib.sha256(data).hexdigest()
-        record.path = self._save(verdict.filename, data)
+        if save:
+            record.path = self._save(verdict.filename, data)
         where = f"; saved as {record.path}" if record.path else ""
         try:
             opened = await asyncio.to_thread(open_document, verdict.kind, verdict.filename, data)
@@ -140,6 +159,10 @@ class DocumentView:
         report(PageEvent("blocked", record.note))
         with contextlib.suppress(PlaywrightError):
             await cdp.send("Fetch.failRequest", {**request, "errorReason": "Aborted"})
+
+
+def _quiet(event: PageEvent) -> None:
+    """The report of a second opening (see :meth:`DocumentView.reopen`): already told."""
 
 
 def _shown(url: str) -> str:

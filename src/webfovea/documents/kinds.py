@@ -28,7 +28,7 @@ _BY_TYPE: dict[str, DocKind] = {
 # documents only when downloaded (a JSON API answer in a tab is already readable).
 _BY_TYPE_IF_ATTACHED: dict[str, DocKind] = {"application/json": "json", "text/plain": "txt",
                                            "text/json": "json"}
-_BY_EXTENSION: dict[str, DocKind] = {k: k for k in KINDS} | {"text": "txt"}  # type: ignore[misc]
+_BY_EXTENSION: dict[str, DocKind] = {k: k for k in KINDS} | {"text": "txt"}
 _UNTYPED = {"", "application/octet-stream", "binary/octet-stream", "application/download",
             "application/force-download", "application/x-download"}
 # What Chromium renders in a tab; any other type is a download.

@@ -66,7 +66,7 @@ def _tables(kind: DocKind, name: str, data: bytes) -> Opened:
         what = f"{article} {kind.upper()} file of {rows} rows"
         shown = "shown as a table, row 1 at the top"
     if not read.sheets or not read.sheets[0].rows:
-        raise DocumentError(f"the {kind.upper()} file has no rows")
+        raise DocumentError("it has no rows")
     return Opened(html, what, shown, rows=rows)
 
 

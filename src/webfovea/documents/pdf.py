@@ -82,7 +82,7 @@ def render(data: bytes) -> PdfDocument:
     try:
         doc = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as e:
-        raise DocumentError(f"the PDF could not be opened ({e})") from e
+        raise DocumentError(f"PDFium could not read it ({e})") from e
     try:
         count = len(doc)
         pages = [_page(doc, i) for i in range(min(count, MAX_PAGES))]

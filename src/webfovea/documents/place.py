@@ -24,7 +24,7 @@ _ROW = re.compile(r"^(\d+)\t")
 
 @cache
 def _script() -> str:
-    return resources.files("webfovea.documents").joinpath("assets", "place.js").read_text("utf-8")
+    return resources.files("webfovea.documents").joinpath("assets").joinpath("place.js").read_text("utf-8")
 
 
 async def _places(frame: Frame, label: str | None) -> dict[str, Any] | None:

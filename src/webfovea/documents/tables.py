@@ -67,7 +67,7 @@ def read(kind: DocKind, data: bytes) -> Tables:
     except DocumentError:
         raise
     except Exception as e:  # each reader raises its own kinds for a damaged file
-        raise DocumentError(f"the {kind.upper()} file could not be read ({type(e).__name__}: "
+        raise DocumentError(f"its {kind.upper()} reader failed ({type(e).__name__}: "
                             f"{str(e)[:200]})") from e
 
 
@@ -85,7 +85,8 @@ def _delimited(data: bytes, delimiter: str | None) -> Sheet:
             delimiter = csv.Sniffer().sniff(text[:8192], delimiters=",;|\t").delimiter
         except csv.Error:
             delimiter = ","
-    rows, total = [], 0
+    rows: list[list[str]] = []
+    total = 0
     for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
         total += 1
         if len(rows) < MAX_ROWS:

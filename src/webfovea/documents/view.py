@@ -25,7 +25,7 @@ SHEET_LABEL = "Sheet \u201c{name}\u201d \u00b7 {rows}"
 
 @cache
 def _asset(name: str) -> str:
-    return resources.files("webfovea.documents").joinpath("assets", name).read_text("utf-8")
+    return resources.files("webfovea.documents").joinpath("assets").joinpath(name).read_text("utf-8")
 
 
 def _page_html(kind: DocKind | str, name: str, summary: str, body: str, pages: int = 0) -> str:
