@@ -240,7 +240,7 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
     p.add_argument("--max-download-mb", type=float, default=default(_AGENT.max_download_mb),
                    help="PDFs and data files (CSV, TSV, XLSX, XLS, ODS, JSON, TXT) up to this "
                         "size open as readable pages and are saved under OUT/documents/; "
-                        "0 leaves them to the browser (default %(default)s)")
+                        f"0 leaves them to the browser (default {_AGENT.max_download_mb:g})")
     p.add_argument("--history", choices=HISTORY_LAYOUTS, default=default(None),
                    help="blocks (default): earlier steps as turns, a prefix providers cache; "
                         "rolling: the old single-turn layout, for comparison")
