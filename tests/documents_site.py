@@ -6,6 +6,7 @@
   attachment; filename=annual.pdf``;
 - ``data.csv``: a UTF-8 BOM and quoted commas, as an attachment;
 - ``book.xlsx``: two sheets (Q1, Q2) whose header row has merged cells, as an attachment;
+- ``stock.xls`` (xlwt) and ``stock.ods`` (odfpy): "Stock" merged over two columns;
 - ``records.json``, ``table.tsv``, ``notes.txt`` (attachments);
 - ``huge.csv``: 200 MB of CSV streamed without a length (never on disk);
   ``huge-sized.csv``: the same with its ``Content-Length``;
@@ -25,7 +26,11 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import xlwt
 from fpdf import FPDF
+from odf.opendocument import OpenDocumentSpreadsheet
+from odf.table import CoveredTableCell, Table, TableCell, TableRow
+from odf.text import P
 from openpyxl import Workbook
 from PIL import Image, ImageDraw, ImageFont
 
@@ -100,6 +105,48 @@ def make_xlsx() -> bytes:
     return out.getvalue()
 
 
+def make_xls() -> bytes:
+    """An Excel 97 workbook (xlwt): "Stock" merged over two columns."""
+    book = xlwt.Workbook()
+    sheet = book.add_sheet("Old")
+    sheet.write(0, 0, "Item")
+    sheet.write_merge(0, 0, 1, 2, "Stock")
+    for r, row in enumerate((("", "Lyon", "Graz"), ("Bolts", 40, 55), ("Nuts", 13, 2024)), 1):
+        for c, value in enumerate(row):
+            sheet.write(r, c, value)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def make_ods() -> bytes:
+    """An OpenDocument spreadsheet (odfpy) of the same table."""
+    doc = OpenDocumentSpreadsheet()
+    table = Table(name="Stock")
+    for cells in ((("Item", 1), ("Stock", 2)), (("", 1), ("Lyon", 1), ("Graz", 1)),
+                  (("Bolts", 1), (40, 1), (55, 1)), (("Nuts", 1), (13, 1), (2024, 1))):
+        row = TableRow()
+        for value, span in cells:
+            row.addElement(_ods_cell(value, span))
+            for _ in range(span - 1):
+                row.addElement(CoveredTableCell())
+        table.addElement(row)
+    doc.spreadsheet.addElement(table)
+    out = io.BytesIO()
+    doc.save(out)
+    return out.getvalue()
+
+
+def _ods_cell(value: str | int, span: int) -> TableCell:
+    typed: dict[str, Any] = ({"valuetype": "float", "value": value} if isinstance(value, int)
+                             else {"valuetype": "string"})
+    if span > 1:
+        typed["numbercolumnsspanned"] = span
+    cell = TableCell(**typed)
+    cell.addElement(P(text=str(value)))
+    return cell
+
+
 @dataclass(frozen=True)
 class Served:
     body: bytes
@@ -166,6 +213,9 @@ class DocumentSite(ThreadingHTTPServer):
             "data.csv": Served(CSV, "text/csv", "data.csv"),
             "book.xlsx": Served(self.xlsx, "application/vnd.openxmlformats-officedocument."
                                 "spreadsheetml.sheet", "book.xlsx"),
+            "stock.xls": Served(make_xls(), "application/vnd.ms-excel", "stock.xls"),
+            "stock.ods": Served(make_ods(), "application/vnd.oasis.opendocument.spreadsheet",
+                                "stock.ods"),
             "records.json": Served(b'[{"city": "Lyon", "trams": 7}, {"city": "Graz", '
                                    b'"trams": 9, "note": "hills"}]', "application/json",
                                    "records.json"),

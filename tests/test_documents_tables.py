@@ -108,6 +108,21 @@ async def test_an_xlsx_workbook_has_sheet_tabs_and_merged_header_cells(
     assert view.records[0].rows == 7
 
 
+@pytest.mark.parametrize(("path", "spans"), [("stock.xls", "2"), ("stock.ods", None)])
+async def test_xls_and_ods_workbooks_open_as_tables(
+        viewed: tuple[Tabs, DocumentView], site: DocumentSite, path: str,
+        spans: str | None) -> None:
+    """python-calamine reads an XLS file's merged cells but not an ODS file's."""
+    tabs, _ = viewed
+    await tabs.page.goto(site.url(path))
+    kind = path.rsplit(".", 1)[1].upper()
+    assert f"an {kind} file of 4 rows opened" in _notes(tabs)
+    found = await find_text(tabs.page, "2024", FindState())
+    assert "row 4" in found.sentence, found.sentence
+    stock = tabs.page.locator("thead th", has_text="Stock")
+    assert await stock.get_attribute("colspan") == spans
+
+
 @pytest.mark.parametrize(("path", "value", "note"), [
     ("records.json", "hills", "a JSON file of 3 rows"),
     ("table.tsv", "Bellows", "a TSV file of 3 rows"),

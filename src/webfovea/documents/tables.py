@@ -129,7 +129,8 @@ def _calamine(data: bytes) -> list[Sheet]:
         rows = [[_cell(v) for v in row[:MAX_COLUMNS]]
                 for row in ws.to_python(skip_empty_area=False, nrows=MAX_ROWS)]
         merges = [Merge(a[0], a[1], b[0], b[1]) for a, b in (ws.merged_cell_ranges or [])]
-        sheets.append(Sheet(name, rows, ws.total_height if rows else 0, merges))
+        total = ws.end[0] + 1 if rows and ws.end else 0  # rows from the top, as shown
+        sheets.append(Sheet(name, rows, total, merges))
     return sheets
 
 
