@@ -87,3 +87,15 @@ async def test_a_recorded_pdf_replays_with_its_server_gone(
     assert replayed.site.unmatched == 0
     assert "match 1 of 1 on page 3 of 4 of the PDF" in _notes(tmp_path / "rep")[0]
     assert replayed.grounding is not None and replayed.grounding.status == "grounded"
+
+
+async def test_an_entry_url_over_the_cap_ends_unreachable_saying_why(
+        browser: BrowserSession, site: DocumentSite, tmp_path: Path) -> None:
+    config = AgentConfig(max_steps=1, time_limit=60.0, max_download_mb=5)
+    result = await run_task(Task(instruction="read it", url=site.url("huge-sized.csv"), id="t"),
+                            model=ScriptedModel([]), session=browser, config=config,
+                            out=tmp_path / "run")
+    assert result.status == "unreachable"
+    assert "was blocked: it is larger than the cap of 5 MB (--max-download-mb)" in \
+        (result.error or "")
+    assert [d.size for d in result.documents] == [200 * (1 << 20)]

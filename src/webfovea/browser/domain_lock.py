@@ -34,7 +34,7 @@ from playwright.async_api import CDPSession, ConsoleMessage, Download, Frame, Pa
 from playwright.async_api import Error as PlaywrightError
 
 from ..documents.intercept import PATTERNS as DOCUMENT_RESPONSES
-from ..documents.intercept import DocumentView
+from ..documents.intercept import DocumentView, Reports
 from ..domains import DomainPolicy
 from ..errors import BrowserError
 from ..evidence import PageEvent
@@ -148,20 +148,27 @@ class DomainLock:
             await _quietly(cdp.send("Target.closeTarget", {"targetId": tab["targetId"]}))
 
     async def _response(self, cdp: CDPSession, event: dict[str, Any]) -> None:
-        """A document response at its headers, for the document view: a tab's or a frame's
-        of this context (an in-process subframe is not a target: taken as ours, as the
-        replayer does); another context's goes on untouched."""
-        frame_id = event.get("frameId", "")
-        try:
-            info = (await cdp.send("Target.getTargetInfo", {"targetId": frame_id}))["targetInfo"]
-        except PlaywrightError:
-            info = {"type": "iframe", "browserContextId": self._context_id}
-        if self.documents is None or info["browserContextId"] != self._context_id or \
-                "responseErrorReason" in event:
+        """A document response at its headers, for the document view: judged by its headers
+        first (a page goes on at once), then only a tab's or a frame's of this context."""
+        view = self.documents
+        verdict = view.verdict(event) if view and "responseErrorReason" not in event else None
+        info = await self._target(cdp, event.get("frameId", "")) if verdict else None
+        if view is None or verdict is None or info is None:  # a page: on at once
             await _quietly(cdp.send("Fetch.continueRequest", {"requestId": event["requestId"]}))
             return
-        await self.documents.paused(cdp, event, top=info["type"] == "page",
-                                    report=lambda e: self.tabs.events.append(e))
+        await view.paused(cdp, event, verdict, top=info["type"] == "page", report=Reports(
+            opened=lambda sentence: self.tabs.events.append(PageEvent("document", sentence)),
+            blocked=lambda url, reason: self._report("download", url, reason)))
+
+    async def _target(self, cdp: CDPSession, frame_id: str) -> dict[str, Any] | None:
+        """The target of a frame of this context: a tab, a cross-origin frame, or (an
+        in-process subframe is no target) a frame taken as ours; None for another context's."""
+        try:
+            info: dict[str, Any] = (await cdp.send("Target.getTargetInfo",
+                                                   {"targetId": frame_id}))["targetInfo"]
+        except PlaywrightError:
+            return {"type": "iframe", "browserContextId": self._context_id}
+        return info if info["browserContextId"] == self._context_id else None
 
     async def _shown(self, target_id: str) -> bool:
         """Whether the tab ``target_id`` is one the agent has been shown (``tabs.seen``)."""

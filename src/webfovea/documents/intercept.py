@@ -30,7 +30,6 @@ from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 from ..errors import DocumentError
-from ..evidence import PageEvent
 from .kinds import KINDS, Verdict, judge
 from .opening import open_document
 from .record import DocumentRecord
@@ -41,6 +40,19 @@ DEFAULT_MAX_MB = 50.0
 CHUNK = 1 << 20
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 OPENED = ", ".join(k.upper() for k in KINDS)
+
+
+@dataclass(frozen=True)
+class Reports:
+    """Where the view says what it did: ``opened`` takes a document's sentence (a page event
+    for the next note); ``blocked`` a refused download's URL and reason (the domain lock's
+    report, so the block is listed with the lock's own)."""
+
+    opened: Callable[[str], None]
+    blocked: Callable[[str, str], None]
+
+
+_QUIET = Reports(lambda sentence: None, lambda url, reason: None)
 
 
 @dataclass
@@ -65,22 +77,28 @@ class DocumentView:
         self._reopening[url] = last
         return True
 
-    async def paused(self, cdp: CDPSession, event: dict[str, Any], *, top: bool,
-                     report: Callable[[PageEvent], None]) -> None:
-        """A document response paused at its headers: open it, refuse it, or let it on;
-        what was done goes to ``report`` (the task's page events, for the next note)."""
-        request = {"requestId": event["requestId"]}
-        status = event.get("responseStatusCode", 0)
+    def verdict(self, event: dict[str, Any]) -> Verdict | None:
+        """What a paused response is, from its headers alone, when the view acts on it (a
+        document, or a download to refuse); None for a page (most responses), which the
+        caller lets on at once."""
+        if not 200 <= event.get("responseStatusCode", 0) < 300:
+            return None
         headers = {h["name"].lower(): h["value"] for h in event.get("responseHeaders") or []}
         verdict = judge(event["request"]["url"], headers)
-        if not 200 <= status < 300 or (verdict.kind is None and
-                                       (not verdict.download or self.allow_downloads)):
-            await _send(cdp, "Fetch.continueRequest", request)
-            return
+        if verdict.kind is None and (not verdict.download or self.allow_downloads):
+            return None
+        return verdict
+
+    async def paused(self, cdp: CDPSession, event: dict[str, Any], verdict: Verdict, *,
+                     top: bool, report: Reports) -> None:
+        """A response the view acts on (``verdict``), paused at its headers: open it or
+        refuse it; what was done goes to ``report``."""
+        request = {"requestId": event["requestId"]}
+        headers = {h["name"].lower(): h["value"] for h in event.get("responseHeaders") or []}
         started = time.monotonic()
         earlier = self._reopening.pop(event["request"]["url"], None)
         if earlier is not None:
-            report = _quiet
+            report = _QUIET  # told at the first opening
         record = earlier or DocumentRecord(url=event["request"]["url"], kind=verdict.kind or "",
                                            content_type=verdict.content_type, size=0,
                                            frame=not top)
@@ -123,7 +141,7 @@ class DocumentView:
             await _send(cdp, "IO.close", {"handle": stream})
 
     async def _open(self, cdp: CDPSession, request: dict[str, str], record: DocumentRecord,
-                    verdict: Verdict, data: bytes, report: Callable[[PageEvent], None], *,
+                    verdict: Verdict, data: bytes, report: Reports, *,
                     save: bool) -> None:
         assert verdict.kind is not None  # judged a document by the caller
         record.size, record.sha256 = len(data), hashlib.sha256(data).hexdigest()
@@ -134,7 +152,7 @@ class DocumentView:
             opened = await asyncio.to_thread(open_document, verdict.kind, verdict.filename, data)
         except DocumentError as e:
             record.note = f"{verdict.filename} could not be opened: {e}{where}"
-            report(PageEvent("document", record.note))
+            report.opened(record.note)
             await _fulfill(cdp, request, refusal_page(verdict.filename, record.note))
             return
         record.shown, record.pages, record.rows = True, opened.pages, opened.rows
@@ -142,7 +160,7 @@ class DocumentView:
         notes = "".join(f"; {n}" for n in opened.notes)
         record.note = (f"{opened.what} opened{inside} ({verdict.filename}{where}): "
                        f"{opened.shown}{notes}")
-        report(PageEvent("document", record.note))
+        report.opened(record.note)
         await _fulfill(cdp, request, opened.html)
 
     def _save(self, filename: str, data: bytes) -> str:
@@ -154,15 +172,11 @@ class DocumentView:
         return f"{self.folder.name}/{name}"
 
     async def _refuse(self, cdp: CDPSession, request: dict[str, str], record: DocumentRecord,
-                      report: Callable[[PageEvent], None], reason: str) -> None:
+                      report: Reports, reason: str) -> None:
         record.note = f"a download from {_shown(record.url)} was blocked: {reason}"
-        report(PageEvent("blocked", record.note))
+        report.blocked(record.url, reason)
         with contextlib.suppress(PlaywrightError):
             await cdp.send("Fetch.failRequest", {**request, "errorReason": "Aborted"})
-
-
-def _quiet(event: PageEvent) -> None:
-    """The report of a second opening (see :meth:`DocumentView.reopen`): already told."""
 
 
 def _shown(url: str) -> str:
