@@ -85,7 +85,9 @@ async def test_the_pages_fill_the_viewport_and_page_keys_move_through_them(
     width = await page.evaluate("document.querySelector('.sheet img').getBoundingClientRect().width")
     assert width >= 0.9 * page.viewport_size["width"]  # type: ignore[index]
     assert await page.evaluate("scrollY") == 0
-    await page.bring_to_front()  # the shared browser's other tabs may hold the focus
+    # As before a step's screenshot: laid out, and focused (the shared browser has other tabs).
+    await page.wait_for_function("document.readyState === 'complete'")
+    await page.bring_to_front()
     await page.keyboard.press("PageDown")
     await page.wait_for_function("scrollY > 0")
     await page.keyboard.press("End")

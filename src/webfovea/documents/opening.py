@@ -40,6 +40,13 @@ def _pdf(name: str, data: bytes) -> Opened:
         notes.append(f"{_pages(doc.unread_pages)} {_have(doc.unread_pages)} no text layer and "
                      "OCR is not installed (pip install webfovea[ocr]), so find_text and "
                      "read_text cannot see their words")
+    if doc.past_ocr_pages:
+        notes.append(f"{_pages(doc.past_ocr_pages)} {_have(doc.past_ocr_pages)} no text layer "
+                     f"and {_were(doc.past_ocr_pages)} not read: OCR reads the first "
+                     f"{pdf.OCR_PAGES} such pages")
+    if doc.text_only_pages:
+        notes.append(f"pages from {doc.text_only_pages[0]} on show their text without "
+                     "drawing the page")
     if len(doc.pages) < doc.page_count:
         notes.append(f"only pages 1-{len(doc.pages)} of {doc.page_count} are shown")
     html = view.pdf_page(name, doc, notes)

@@ -23,10 +23,13 @@ from ..answers.ocr import available as ocr_available
 from ..errors import DocumentError
 
 RENDER_WIDTH = 1400  # pixels: sharp at the default 1280-wide viewport, a few 100 KB a page
-MAX_PAGES = 200  # pages rendered; a longer document says how many more it has
+JPEG_QUALITY = 85  # 20x faster to encode than PNG, and still crisp text at this width
+MAX_PAGES = 200  # pages with a text layer; a longer document says how many more it has
+IMAGE_PAGES = 50  # pages drawn as images: the view's size and opening time stay bounded
+OCR_PAGES = 10  # image-only pages read by OCR (a second or more each)
 OCR_SECONDS = 20.0
 
-TextSource = Literal["pdf", "ocr", "none"]
+TextSource = Literal["pdf", "ocr", "none", "past_ocr"]  # past_ocr: not read, over OCR_PAGES
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ class Page:
     number: int  # from 1
     width_pt: float
     height_pt: float
-    png: bytes
+    jpeg: bytes | None  # None past IMAGE_PAGES: the page shows its text alone
     spans: list[Span] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     text_source: TextSource = "pdf"  # "none": an image-only page OCR could not read
@@ -73,6 +76,14 @@ class PdfDocument:
         return [p.number for p in self.pages if p.text_source == "none"]
 
     @property
+    def past_ocr_pages(self) -> list[int]:
+        return [p.number for p in self.pages if p.text_source == "past_ocr"]
+
+    @property
+    def text_only_pages(self) -> list[int]:
+        return [p.number for p in self.pages if p.jpeg is None]
+
+    @property
     def ocr_pages(self) -> list[int]:
         return [p.number for p in self.pages if p.text_source == "ocr"]
 
@@ -85,30 +96,36 @@ def render(data: bytes) -> PdfDocument:
         raise DocumentError(f"PDFium could not read it ({e})") from e
     try:
         count = len(doc)
-        pages = [_page(doc, i) for i in range(min(count, MAX_PAGES))]
+        pages: list[Page] = []
+        for i in range(min(count, MAX_PAGES)):
+            read = sum(p.text_source == "ocr" for p in pages) < OCR_PAGES
+            pages.append(_page(doc, i, image=i < IMAGE_PAGES, ocr=read))
         title = str(doc.get_metadata_dict().get("Title", "") or "")
     finally:
         doc.close()
     return PdfDocument(pages, count, title)
 
 
-def _page(doc: pdfium.PdfDocument, index: int) -> Page:
+def _page(doc: pdfium.PdfDocument, index: int, *, image: bool, ocr: bool) -> Page:
     page = doc[index]
     try:
         width, height = page.get_size()
-        bitmap = page.render(scale=RENDER_WIDTH / width)
-        image = bitmap.to_pil()
-        png = io.BytesIO()
-        image.save(png, format="PNG")
-        out = Page(index + 1, width, height, png.getvalue())
         textpage = page.get_textpage()
         try:
-            out.spans = _spans(textpage, width, height)
+            spans = _spans(textpage, width, height)
         finally:
             textpage.close()
-        out.links = _links(doc, page, width, height)
-        if not out.spans:
-            out.spans, out.text_source = _ocr(image) if ocr_available() else ([], "none")
+        out = Page(index + 1, width, height, None, spans, _links(doc, page, width, height))
+        if not image and spans:
+            return out
+        # A page without text is drawn even past IMAGE_PAGES: its image is all it shows.
+        drawn = page.render(scale=RENDER_WIDTH / width).to_pil()
+        jpeg = io.BytesIO()
+        drawn.convert("RGB").save(jpeg, format="JPEG", quality=JPEG_QUALITY)
+        out.jpeg = jpeg.getvalue()
+        if not spans:
+            out.spans, out.text_source = (_ocr(drawn) if ocr_available() else ([], "none")) \
+                if ocr else ([], "past_ocr")
         return out
     finally:
         page.close()

@@ -16,10 +16,14 @@ from importlib import resources
 from string import Template
 
 from .kinds import DocKind
-from .pdf import Box, Page, PdfDocument
+from .pdf import IMAGE_PAGES, Box, Page, PdfDocument, TextSource
 from .tables import Sheet, Tables
 
 PAGE_LABEL = "Page {n} of {total}"
+_LABELS: dict[TextSource, str] = {
+    "pdf": "", "ocr": " (text read by OCR)",
+    "none": " (an image without text; OCR is not installed: pip install webfovea[ocr])",
+    "past_ocr": " (an image without text, past the pages OCR reads)"}
 SHEET_LABEL = "Sheet \u201c{name}\u201d \u00b7 {rows}"
 
 
@@ -59,16 +63,17 @@ def _pdf_page(page: Page, total: int) -> str:
     links = "".join(
         f'<a class="link" href="{escape(link.href)}"{"" if link.href.startswith("#") else " target=_top"}'
         f' title="{escape(link.href)}" style="{_at(link.box)}"></a>' for link in page.links)
-    image = base64.b64encode(page.png).decode()
-    label = PAGE_LABEL.format(n=page.number, total=total)
-    if page.text_source == "ocr":
-        label += " (text read by OCR)"
-    elif page.text_source == "none":
-        label += " (an image without text; OCR is not installed: pip install webfovea[ocr])"
+    label = PAGE_LABEL.format(n=page.number, total=total) + _LABELS[page.text_source]
+    image, drawn = "", "sheet"
+    if page.jpeg is not None:
+        image = f'<img alt="" src="data:image/jpeg;base64,{base64.b64encode(page.jpeg).decode()}">'
+    else:
+        drawn, label = "sheet text-only", label + " (its text only: pages past the first " \
+            f"{IMAGE_PAGES} are not drawn)"
     return (f'<section class="page" id="page-{page.number}" data-page="{page.number}">'
             f'<p class="page-label">{escape(label)}</p>'
-            f'<div class="sheet" style="aspect-ratio:{page.width_pt:.2f}/{page.height_pt:.2f}">'
-            f'<img alt="" src="data:image/png;base64,{image}">'
+            f'<div class="{drawn}" style="aspect-ratio:{page.width_pt:.2f}/{page.height_pt:.2f}">'
+            f'{image}'
             f'<div class="text-layer">{spans}</div>{links}</div></section>')
 
 
