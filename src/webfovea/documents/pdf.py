@@ -23,9 +23,13 @@ from ..answers.ocr import available as ocr_available
 from ..errors import DocumentError
 
 RENDER_WIDTH = 1400  # pixels: sharp at the default 1280-wide viewport, a few 100 KB a page
-JPEG_QUALITY = 85  # 20x faster to encode than PNG, and still crisp text at this width
+JPEG_QUALITY = 80  # 20x faster to encode than PNG, and still crisp text at this width
 MAX_PAGES = 200  # pages with a text layer; a longer document says how many more it has
-IMAGE_PAGES = 50  # pages drawn as images: the view's size and opening time stay bounded
+# Pages drawn as images. They are inlined in the view page, which reaches the browser through
+# CDP at a few MB a second, so the view's size and opening time stay bounded. (Served from a
+# local HTTP server instead, Chromium's Private Network Access checks block them: a view
+# page handed to the browser has no address, so it counts as public.)
+IMAGE_PAGES = 20
 OCR_PAGES = 10  # image-only pages read by OCR (a second or more each)
 OCR_SECONDS = 20.0
 
