@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from webfovea.answers import ocr
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider, ScriptedPolicy
+from webfovea.documents import ocr
 from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps

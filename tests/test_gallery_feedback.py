@@ -25,7 +25,6 @@ from PIL import Image
 from gallery_helpers import LARGE, SMALL, Browsers, View, act_and_look, sent_crop
 from gallery_support import ColourPolicy, Look, count, find_colour, near, pdf_bytes, timing
 from streamlit_support import streamlit_app
-from webfovea.answers import ocr
 from webfovea.browser.capture import Screen
 from webfovea.browser.executor import Executor
 from webfovea.browser.feedback import NO_CHANGE
@@ -34,6 +33,7 @@ from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.dialects.loopback.fake_provider import FakeProvider
+from webfovea.documents import ocr
 from webfovea.loop.agent import run_task
 from webfovea.models.loader import load_model
 from webfovea.rundir.store import read_steps

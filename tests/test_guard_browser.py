@@ -71,8 +71,10 @@ class _Handler(BaseHTTPRequestHandler):
         if parts.path == "/redirect":
             self._send(302, b"", {"Location": parse_qs(parts.query)["to"][0]})
         elif parts.path == "/download":
-            self._send(200, b"a,b\n1,2\n", {"Content-Type": "text/csv",
-                                            "Content-Disposition": 'attachment; filename="d.csv"'})
+            # A type no document view opens (a CSV would open as a table: webfovea.documents).
+            self._send(200, b"PK\x05\x06" + b"\0" * 18, {
+                "Content-Type": "application/zip",
+                "Content-Disposition": 'attachment; filename="d.zip"'})
         elif (file := PAGES / parts.path.lstrip("/")).is_file():
             body = file.read_bytes().replace(b"__OTHER__", self.server.other.encode())
             self._send(200, body, {"Content-Type": TYPES.get(file.suffix, "text/plain")})

@@ -37,6 +37,7 @@ SRC = Path(webfovea.__file__).parent
 FLOORS: tuple[tuple[str, ...], ...] = (
     ("core", "demo"),
     ("matching", "actions", "rundir"),
+    ("documents",),
     ("suite", "browser"),
     ("models", "snapshot"),
     ("dialects", "answers"),
@@ -190,9 +191,9 @@ def test_the_floors_catch_a_wrong_import() -> None:
                         "webfovea.viewer.report": {"webfovea.mcp.run"},
                         "webfovea.loop.agent": {"webfovea.testing.timing"},
                         "webfovea.loop.guard": {"webfovea.core.errors"}}) == [
-        "webfovea.core.config → webfovea.loop.agent (core 0 → loop 5)",
-        "webfovea.loop.agent → webfovea.testing.timing (loop 5 → testing 9)",
-        "webfovea.viewer.report → webfovea.mcp.run (viewer 6 → mcp 6)",
+        "webfovea.core.config → webfovea.loop.agent (core 0 → loop 6)",
+        "webfovea.loop.agent → webfovea.testing.timing (loop 6 → testing 10)",
+        "webfovea.viewer.report → webfovea.mcp.run (viewer 7 → mcp 7)",
     ]
 
 

@@ -21,9 +21,10 @@ from ..browser.capture import FrameText, frame_texts, joined
 from ..browser.session import Tabs
 from ..core.config import AgentConfig
 from ..core.errors import BrowserError
+from ..documents import ocr
 from ..rundir.store import TrajectoryWriter
 from ..rundir.trajectory import GroundingRecord, SeenAt, UsageRecord, VerifierCall, VerifierRecord
-from . import ocr, verifier
+from . import verifier
 from .grounding import ground, missing
 from .pages import classify
 from .seen import Indexed, SessionText

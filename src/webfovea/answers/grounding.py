@@ -6,7 +6,7 @@ sum of two), ``task`` (a word the task offers as an option: "increased or decrea
 ``missing``. The status follows: every part seen or derived is ``grounded``; some missing
 ``partly_grounded``; none seen ``ungrounded``; nothing checkable ``not_checked``.
 
-``screen`` is the evidence screenshot's OCR text (webfovea.answers.ocr), looked at after every
+``screen`` is the evidence screenshot's OCR text (webfovea.documents.ocr), looked at after every
 page text, so a part counts as found there only when no page text has it.
 """
 
@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Iterator
 from decimal import Decimal, DivisionByZero, InvalidOperation
 
+from ..documents.place import find_place
 from ..matching.dates import same_date
 from ..matching.normalize import TOLERANCE
 from ..matching.numbers import find_numbers, prepare, within
@@ -74,7 +75,8 @@ def _whole(answer: str, texts: list[tuple[SeenAt, Indexed]]) -> list[GroundingPa
         return None
     for at, text in texts:
         if f" {phrase} " in text.normalised:
-            return [GroundingPart(kind="phrase", text=answer.strip(), state="seen", where=[at])]
+            return [GroundingPart(kind="phrase", text=answer.strip(), state="seen",
+                                  where=[_placed(at, text, answer)])]
     return None
 
 
@@ -89,10 +91,17 @@ def _option(answer: str, task: str) -> list[GroundingPart]:
 def _check(part: Part, texts: list[tuple[SeenAt, Indexed]], task: str) -> GroundingPart:
     for at, text in texts:
         if _in(part, text):
-            return GroundingPart(kind=part.kind, text=part.text, state="seen", where=[at])
+            return GroundingPart(kind=part.kind, text=part.text, state="seen",
+                                 where=[_placed(at, text, part.text)])
     if part.phrase and f" {part.phrase} " in f" {searchable(task)} ":
         return GroundingPart(kind=part.kind, text=part.text, state="task")
     return GroundingPart(kind=part.kind, text=part.text, state="missing")
+
+
+def _placed(at: SeenAt, text: Indexed, found: str) -> SeenAt:
+    """``at`` with the document place (page, sheet and row) when the text is a document's."""
+    place = find_place(text.text, found)
+    return at.model_copy(update={"place": place}) if place else at
 
 
 def _in(part: Part, text: Indexed) -> bool:
@@ -162,6 +171,8 @@ def _note(status: GroundingStatus, parts: list[GroundingPart], page: PageVerdict
     if status == "grounded":
         steps = sorted({at.step for p in parts for at in p.where})
         said += f" (step {', '.join(map(str, steps))})" if steps else " (the task's own option)"
+        places = sorted({at.place for p in parts for at in p.where if at.place})
+        said += f" (in the document: {'; '.join(places)})" if places else ""
     read = [p.text for p in parts if p.found_by == OCR]
     if read:
         said += f"; {_listed(read)} only in the {OCR}"

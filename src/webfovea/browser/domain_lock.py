@@ -35,6 +35,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from ..core.domains import DomainPolicy
 from ..core.errors import BrowserError
+from .document_view import PATTERNS as DOCUMENT_RESPONSES
+from .document_view import DocumentView, Reports
 from .evidence import PageEvent
 from .session import Tabs
 
@@ -86,13 +88,18 @@ class DomainLock:
     # snapshot's replayer (snapshot/replay.py). The lock then pauses every request, so it
     # still judges each document first, exactly as in a live run.
     downstream: Downstream | None = None
+    # The document view (webfovea.documents), when set: document responses pause at their
+    # headers too, and a PDF or data file is answered with its view page.
+    documents: DocumentView | None = None
 
     @classmethod
     async def for_task(cls, tabs: Tabs, entry_url: str, allow_domains: tuple[str, ...], *,
-                       downstream: Downstream | None = None) -> DomainLock:
+                       downstream: Downstream | None = None,
+                       documents: DocumentView | None = None) -> DomainLock:
         """The lock of a task that starts at ``entry_url``, installed on its context; requests
         it lets through go to ``downstream`` (a site snapshot replay) if given."""
-        lock = cls(DomainPolicy.for_task(entry_url, allow_domains), tabs, downstream=downstream)
+        lock = cls(DomainPolicy.for_task(entry_url, allow_domains), tabs, downstream=downstream,
+                   documents=documents)
         await lock.install()
         return lock
 
@@ -108,7 +115,10 @@ class DomainLock:
         self._targets[self.tabs.page] = info["targetId"]
         cdp = await context.browser.new_browser_cdp_session()
         cdp.on("Fetch.requestPaused", lambda event: self._spawn(self._paused(cdp, event)))
-        await cdp.send("Fetch.enable", _EVERYTHING if self.downstream else _DOCUMENTS)
+        patterns = (_EVERYTHING if self.downstream else _DOCUMENTS)["patterns"]
+        if self.documents is not None:
+            patterns = [*patterns, *DOCUMENT_RESPONSES]
+        await cdp.send("Fetch.enable", {"patterns": patterns})
         context.on("close", lambda _: self._spawn(_quietly(cdp.detach())))
         context.on("page", self._watch)
         self._watch(self.tabs.page)
@@ -116,6 +126,9 @@ class DomainLock:
     # --- the network layer -----------------------------------------------------------------
 
     async def _paused(self, cdp: CDPSession, event: dict[str, Any]) -> None:
+        if "responseStatusCode" in event or "responseErrorReason" in event:
+            await self._response(cdp, event)
+            return
         request = {"requestId": event["requestId"]}
         url = event["request"]["url"]
         document = event.get("resourceType") == "Document"
@@ -133,6 +146,29 @@ class DomainLock:
         self._report(kind, url, reason)
         if popup:  # a tab the agent never saw, sent off the site: the agent stays where it was
             await _quietly(cdp.send("Target.closeTarget", {"targetId": tab["targetId"]}))
+
+    async def _response(self, cdp: CDPSession, event: dict[str, Any]) -> None:
+        """A document response at its headers, for the document view: judged by its headers
+        first (a page goes on at once), then only a tab's or a frame's of this context."""
+        view = self.documents
+        verdict = view.verdict(event) if view and "responseErrorReason" not in event else None
+        info = await self._target(cdp, event.get("frameId", "")) if verdict else None
+        if view is None or verdict is None or info is None:  # a page: on at once
+            await _quietly(cdp.send("Fetch.continueRequest", {"requestId": event["requestId"]}))
+            return
+        await view.paused(cdp, event, verdict, top=info["type"] == "page", report=Reports(
+            opened=lambda sentence: self.tabs.events.append(PageEvent("document", sentence)),
+            blocked=lambda url, reason: self._report("download", url, reason)))
+
+    async def _target(self, cdp: CDPSession, frame_id: str) -> dict[str, Any] | None:
+        """The target of a frame of this context: a tab, a cross-origin frame, or (an
+        in-process subframe is no target) a frame taken as ours; None for another context's."""
+        try:
+            info: dict[str, Any] = (await cdp.send("Target.getTargetInfo",
+                                                   {"targetId": frame_id}))["targetInfo"]
+        except PlaywrightError:
+            return {"type": "iframe", "browserContextId": self._context_id}
+        return info if info["browserContextId"] == self._context_id else None
 
     async def _shown(self, target_id: str) -> bool:
         """Whether the tab ``target_id`` is one the agent has been shown (``tabs.seen``)."""
@@ -193,6 +229,12 @@ class DomainLock:
     # --- shared ----------------------------------------------------------------------------
 
     async def _on_download(self, download: Download) -> None:
+        if self.documents is not None and self.documents.reopen(download.url):
+            # A document's view the browser took for a download (a link's ``download``
+            # attribute): shown in the tab instead, as a click on a plain link would.
+            await _quietly(download.cancel())
+            await _quietly(download.page.goto(download.url, wait_until="commit"))
+            return
         failure = await download.failure()
         if failure is None:
             self.tabs.events.append(

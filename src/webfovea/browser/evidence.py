@@ -45,7 +45,7 @@ class Change:
 class PageEvent:
     """Something the page did on its own that the next note must mention."""
 
-    kind: str  # "new_tab" | "dialog" | "tab_closed" | "download" | "blocked" | "missing"
+    kind: str  # "new_tab" | "dialog" | "tab_closed" | "download" | "blocked" | "missing" | "document"
     detail: str
 
 

@@ -84,7 +84,7 @@ def _events_text(events: list[PageEvent]) -> str:
     for e in events[:MAX_EVENTS]:
         if e.kind == "new_tab":
             parts.append(f"a new tab opened ({e.detail}) and is now shown")
-        elif e.kind in ("blocked", "missing"):
+        elif e.kind in ("blocked", "missing", "document"):  # each a sentence of its own
             parts.append(e.detail)
         elif e.kind == "dialog":
             parts.append(f"a dialog appeared and was accepted: {e.detail}")
@@ -114,7 +114,7 @@ def compose(*, action: Action, points: tuple[tuple[int, int], ...], target: Targ
         note = Note("error", f"The {action.name}{_where(action)} failed: {effect.failed}.",
                     details=details)
     elif action.spec.observes:
-        note = _observed(effect, details)
+        note = _observed(effect, details, events)
     else:
         details.update(page.details)
         note = _judged(action, target, effect, page, settled, events, details)
@@ -123,10 +123,12 @@ def compose(*, action: Action, points: tuple[tuple[int, int], ...], target: Targ
     return note
 
 
-def _observed(effect: Effect, details: dict[str, Any]) -> Note:
-    """find_text / read_text: their own sentence; not finding is no change."""
+def _observed(effect: Effect, details: dict[str, Any], events: list[PageEvent]) -> Note:
+    """find_text / read_text: their own sentence, then what the page did meanwhile (a
+    document the entry URL opened, a dialog); not finding is no change."""
     outcome: Outcome = "changed" if details.get("found") else "no_change"
-    return Note(outcome, f"The {'; '.join(effect.facts)}.", details=details)
+    said = "; ".join(p for p in (*effect.facts, _events_text(events)) if p)
+    return Note(outcome, f"The {said}.", details=details)
 
 
 def _judged(action: Action, target: Target | None, effect: Effect, page: Comparison,

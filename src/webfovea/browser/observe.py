@@ -9,6 +9,7 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame, Page
 
+from .document_place import label_places, selection_place
 from .locate import short_url
 from .scripts import js
 
@@ -80,6 +81,7 @@ async def find_text(page: Page, text: str, state: FindState) -> Observation:
             await _reveal(frame)
             await _count(frame, text, local)
             where = f" inside the frame {short_url(frame.url)}" if frame.parent_frame else ""
+            where = await selection_place(frame) + where  # a match in a document view
             return Observation(
                 f"find_text found '{text}': match {state.index + 1} of {total}{where}, now "
                 "scrolled into view and selected",
@@ -115,9 +117,10 @@ async def read_text(page: Page, label: str) -> Observation:
     glyphs = (f"; {best['glyphs']} character(s) drawn by an icon font are shown as ?"
               if best["glyphs"] else "")
     seen = "visible" if best["visible"] else "hidden"
+    places = await label_places(frame, label)  # in a document view: its pages or rows
     return Observation(
         f"read_text for '{label}' ({matches} match{'es' if matches != 1 else ''}, the best is "
-        f"{LEVELS[best['level']]} and {seen}{where}{glyphs}): \"{best['text']}\"",
+        f"{LEVELS[best['level']]} and {seen}{where}{glyphs}{places}): \"{best['text']}\"",
         {"found": True, "matches": matches, "level": LEVELS[best["level"]],
          "visible": best["visible"], "glyphs": best["glyphs"], "chars": len(best["text"]),
          "frame": frame.url if frame.parent_frame else None})

@@ -53,6 +53,7 @@ class RunFlags:
     allow_domain: tuple[str, ...] = ()
     budget: tuple[str, ...] = ()
     allow_downloads: bool = False
+    max_download_mb: float = _AGENT.max_download_mb
     history: str | None = None  # None: the profile's, else blocks
     config: str | None = None  # a TOML config file (else ./webfovea.toml, the user's)
     no_preflight: bool = False
@@ -93,6 +94,7 @@ class RunFlags:
                            site=site_options(self.record_site, self.replay_site,
                                              per_task=per_task),
                            acknowledge_safety_checks=self.acknowledge_safety_checks,
+                           max_download_mb=self.max_download_mb,
                            grounding=self.grounding,  # type: ignore[arg-type]  # checked there
                            verifier=self._verifier(ns.config),
                            **resolved.agent_settings())
@@ -236,6 +238,10 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                         "navigate, pointer, keyboard, observe, wait (repeatable; e.g. reload=5)")
     p.add_argument("--allow-downloads", action="store_true", default=default(False),
                    help="let pages download files")
+    p.add_argument("--max-download-mb", type=float, default=default(_AGENT.max_download_mb),
+                   help="PDFs and data files (CSV, TSV, XLSX, XLS, ODS, JSON, TXT) up to this "
+                        "size open as readable pages and are saved under OUT/documents/; "
+                        f"0 leaves them to the browser (default {_AGENT.max_download_mb:g})")
     p.add_argument("--history", choices=HISTORY_LAYOUTS, default=default(None),
                    help="blocks (default): earlier steps as turns, a prefix providers cache; "
                         "rolling: the old single-turn layout, for comparison")

@@ -119,8 +119,13 @@ class AgentConfig:
     acknowledge_safety_checks: bool = False  # else a vendor's safety check ends needs_confirmation
     grounding: GroundingPolicy = "challenge"  # webfovea.answers: check answers against page text
     verifier: VerifierConfig | None = None
+    # The document view (webfovea.documents): PDFs and data downloads up to this size are
+    # opened as pages and saved under OUT/documents/; 0 leaves them to the browser.
+    max_download_mb: float = 50.0
 
     def __post_init__(self) -> None:
+        if self.max_download_mb < 0:
+            raise ConfigError(f"--max-download-mb must be 0 or more, got {self.max_download_mb}")
         if self.max_steps < 1:
             raise ConfigError(f"--max-steps must be at least 1, got {self.max_steps}")
         if self.time_limit <= 0:

@@ -71,6 +71,11 @@ class SiteUnreachable(WebfoveaError):
     status: TaskStatus = "unreachable"
 
 
+class DocumentError(WebfoveaError):
+    """A document (PDF, spreadsheet, data file) that could not be opened: damaged, encrypted
+    or over a cap. The document view shows it as a note; it never ends a task."""
+
+
 class TimeLimit(WebfoveaError):
     """The task's wall-clock budget ran out."""
 

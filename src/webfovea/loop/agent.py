@@ -12,6 +12,7 @@ from ..actions.geometry import model_space
 from ..answers.gate import Answered, AnswerGate
 from ..browser import feedback, fingerprint
 from ..browser.capture import FrameText, Screen, capture, frame_texts, joined, png_size
+from ..browser.document_view import DocumentView
 from ..browser.domain_lock import DomainLock
 from ..browser.errors import translated
 from ..browser.executor import Executor, safe_execute
@@ -66,6 +67,7 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
     guard = Guard(config)
     site: SiteSession | None = None
     lock: DomainLock | None = None  # the guardrail that lives in the browser
+    documents: DocumentView | None = None  # PDFs and data downloads shown as pages
     events.emit(events.StepEvent("task_started", result.task_id))
     try:
         with translated():  # the browser's boundary: whatever Playwright raised is a BrowserError
@@ -74,8 +76,10 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
                                    host_rules=session.config.host_rules)
                 result.site = site.record
                 tabs = await session.new_tabs()
+                documents = _documents(config, session, out)
                 lock = await DomainLock.for_task(tabs, task.url, config.allow_domains,
-                                                 downstream=await site.attach(tabs))
+                                                 downstream=await site.attach(tabs),
+                                                 documents=documents)
                 await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
                                 settle_cap=config.settle_cap)
             try:
@@ -95,6 +99,8 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
     finally:
         if site is not None and tabs is not None:
             await site.close()  # before the context closes: recorded bodies are read from it
+        if documents is not None:
+            result.documents = documents.records
         # Written before the tab closes: a second Ctrl-C may cut the close short.
         result.elapsed = time.monotonic() - guard.started
         writer.write_result(result)
@@ -103,6 +109,14 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
         if own and tabs is not None:
             await tabs.close()
     return result
+
+
+def _documents(config: AgentConfig, session: BrowserSession, out: Path) -> DocumentView | None:
+    """The document view of a task (off with ``--max-download-mb 0``)."""
+    if config.max_download_mb <= 0:
+        return None
+    return DocumentView(out / "documents", max_bytes=int(config.max_download_mb * 1e6),
+                        allow_downloads=session.config.downloads)
 
 
 @dataclass

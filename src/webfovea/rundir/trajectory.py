@@ -81,7 +81,7 @@ PartState = Literal["seen", "derived", "task", "missing"]
 PageKind = Literal["ok", "captcha", "login", "error", "blocked"]
 # Which source found a part (a derived part: its first operand's); "": not found.
 PartSource = Literal["page text", "read_text", "evidence screenshot (OCR)", "task", ""]
-# not_installed: no engine (see webfovea.answers.ocr); not_needed: every part was in the page
+# not_installed: no engine (see webfovea.documents.ocr); not_needed: every part was in the page
 # text; read: the screenshot was read; failed: it could not be (ocr_error says why).
 OcrUse = Literal["not_installed", "not_needed", "read", "failed"]
 VerifierVerdict = Literal["accepted", "rejected", "disputed", "error"]
@@ -96,6 +96,7 @@ class SeenAt(BaseModel):
     url: str = ""
     frame: str | None = None  # the child frame's URL; None: the top-level page
     source: Literal["page", "read_text", "ocr"] = "page"  # ocr: the evidence screenshot
+    place: str = ""  # in a document view: "page 3 of 12", "sheet “Q1”, row 5"
 
 
 class GroundingPart(BaseModel):
@@ -117,7 +118,7 @@ class GroundingRecord(BaseModel):
     before_action: bool = False  # answered before any action on the page
     note: str = ""  # one sentence for people and for the model
     challenged: bool = False  # this answer was sent back once to bring the evidence
-    ocr: OcrUse = "not_needed"  # the evidence screenshot's text (webfovea.answers.ocr)
+    ocr: OcrUse = "not_needed"  # the evidence screenshot's text (webfovea.documents.ocr)
     ocr_error: str = ""
 
 
@@ -146,6 +147,23 @@ class VerifierCall(BaseModel):
     at: float = Field(default_factory=time.time)
 
 
+class DocumentRecord(BaseModel):
+    """What result.json lists for each document a task met: opened, saved or refused."""
+
+    url: str
+    kind: str  # pdf, csv, tsv, xlsx, xls, ods, json, txt; "" for a refused other type
+    content_type: str
+    size: int  # bytes received; refused over the cap: its Content-Length (0: streamed)
+    sha256: str = ""
+    path: str = ""  # the saved copy, relative to the run directory ("" when not saved)
+    shown: bool = False  # opened in the document view
+    pages: int | None = None  # a PDF's pages
+    rows: int | None = None  # a data file's rows, all sheets
+    frame: bool = False  # opened inside a frame (<iframe>, <embed>) rather than a tab
+    open_seconds: float = 0.0  # from the response headers to the view served
+    note: str = ""  # the sentence the agent was told
+
+
 class ResultRecord(BaseModel):
     """``result.json``: how a task ended (status, answer, evidence), its steps, time, usage
     and settings; rewritten after every step, so it never says ``running`` after an end."""
@@ -169,4 +187,5 @@ class ResultRecord(BaseModel):
     # needs_confirmation: the vendor's safety checks that stopped the task ({code, message, id})
     safety_checks: list[dict[str, Any]] = Field(default_factory=list)
     grounding: GroundingRecord | None = None  # None: no answer given
+    documents: list[DocumentRecord] = Field(default_factory=list)  # PDFs and data files met
     verifier: VerifierRecord | None = None  # None: no verifier ran

@@ -33,6 +33,7 @@ def answer_checks(task: TaskRun) -> dict[str, Any]:
         "verifier_calls": [{**c.model_dump(mode="json", exclude={"reply"}), "cost": cost(c.usage)}
                            for c in read_verifier(task.dir)],
         "evidence_judge": e.model_dump(mode="json") if e else None,
+        "documents": [d.model_dump(mode="json") for d in task.result.documents],
     }
 
 

@@ -333,6 +333,7 @@
 
   function seenAt(w) {
     return `step ${w.step}${w.url ? ` at ${w.url}` : ""}${w.frame ? ` in frame ${w.frame}` : ""}` +
+      (w.place ? `, document ${w.place}` : "") +
       (w.source === "read_text" ? " (read_text)" : w.source === "ocr" ? " (evidence screenshot, OCR)" : "");
   }
 
@@ -378,7 +379,18 @@
   function checksSection(c) {
     if (!c) return null;
     return el("div", { cls: "checks" }, groundingBox(c.grounding),
-      verifierBox(c.verifier, c.verifier_calls), judgeBox(c.evidence_judge));
+      verifierBox(c.verifier, c.verifier_calls), judgeBox(c.evidence_judge),
+      documentsBox(c.documents || []));
+  }
+
+  // The documents the task met (result.json ``documents``): opened, saved or refused.
+  function documentsBox(docs) {
+    if (!docs.length) return null;
+    const items = docs.map((d) => el("li", { cls: "document" },
+      badge(d.kind || d.content_type, d.shown ? "good" : "bad"), " ",
+      d.path ? el("a", { href: d.path, text: d.url }) : d.url,
+      el("div", { cls: "muted", text: d.note })));
+    return el("div", { cls: "documents" }, el("strong", { text: "Documents" }), el("ul", {}, items));
   }
 
   // What the model was sent at this step: the new prompt text and the screenshots, linked.

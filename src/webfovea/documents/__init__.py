@@ -1,0 +1,1 @@
+"""Documents the agent can read: PDFs and data downloads shown as local viewer pages."""
