@@ -22,6 +22,7 @@ from .dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, 
 from .errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
 from .geometry import model_space
 from .guard import Guard
+from .loop import skills
 from .models.base import Model, SentImage, Usage
 from .rundir import TrajectoryWriter
 from .snapshot.session import SiteSession
@@ -125,6 +126,9 @@ class _Run:
         self.executor = Executor(self.tabs, self.config,
                                  policy=self.lock.policy if self.lock else None)
         self.answers = AnswerGate(self.config, self.task.instruction, self.writer)
+        picked = skills.skills_for(self.task, self.config.skills) if self.config.skills else ()
+        self.skills = skills.section(picked)  # the same text at every step: the cache prefix
+        self.result.skills = [s.record() for s in picked]
 
     async def loop(self) -> None:
         step = 0
@@ -185,7 +189,7 @@ class _Run:
             space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
             sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
         obs = Observation(step, self.task.instruction, sent, space, screen.page, screen.url,
-                          self.note, self.results)
+                          self.note, self.results, skills=self.skills)
         record = StepRecord(step=step, started_at=time.time(), url=screen.url, title=screen.title,
                             screenshot=self.writer.screen_path(step),
                             sent_size=(screen.sent.width, screen.sent.height),

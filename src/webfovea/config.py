@@ -92,6 +92,18 @@ class VerifierConfig:
             raise ConfigError(f"--verifier-timeout must be positive, got {self.timeout}")
 
 
+@dataclass(frozen=True)
+class SkillsConfig:
+    """``--skills DIR``: site notes and task checklists for the system text (loop.skills)."""
+
+    directory: str
+    cap: int = 4000  # characters of one skill put in the prompt (--skill-cap)
+
+    def __post_init__(self) -> None:
+        if self.cap < 1:
+            raise ConfigError(f"--skill-cap must be at least 1, got {self.cap}")
+
+
 DEFAULT_ACTION_BUDGETS: dict[str, int] = {"reload": 3, "hotkey": 20, "go_back": 20,
                                           "navigate": 20}
 
@@ -119,6 +131,7 @@ class AgentConfig:
     acknowledge_safety_checks: bool = False  # else a vendor's safety check ends needs_confirmation
     grounding: GroundingPolicy = "challenge"  # webfovea.answers: check answers against page text
     verifier: VerifierConfig | None = None
+    skills: SkillsConfig | None = None  # --skills DIR: notes in the system text
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:

@@ -23,6 +23,7 @@ from .config import (
     AgentConfig,
     BrowserConfig,
     Size,
+    SkillsConfig,
     VerifierConfig,
 )
 from .dialects import dialect_names
@@ -65,6 +66,8 @@ class RunFlags:
     verifier_base_url: str | None = None
     verifier_rejections: int = 2
     verifier_timeout: float = 120.0
+    skills: str | None = None  # --skills DIR
+    skill_cap: int = 4000
 
     def options(self, *, host_rules: tuple[str, ...] = (), per_task: bool = False) -> RunOptions:
         """The validated options (ConfigError names the bad flag); the model side resolved
@@ -94,6 +97,7 @@ class RunFlags:
                            acknowledge_safety_checks=self.acknowledge_safety_checks,
                            grounding=self.grounding,  # type: ignore[arg-type]  # checked there
                            verifier=self._verifier(ns.config),
+                           skills=self._skills(),
                            **resolved.agent_settings())
 
     def _verifier(self, config_file: Path | None) -> VerifierConfig | None:
@@ -103,6 +107,14 @@ class RunFlags:
             self.verifier, self.verifier_base_url, profiles.load_config(config_file))
         return VerifierConfig(spec, base_url, rejections=self.verifier_rejections,
                               timeout=self.verifier_timeout, price=price)
+
+    def _skills(self) -> SkillsConfig | None:
+        if not self.skills:
+            return None
+        from .loop.skills import check_directory
+
+        check_directory(self.skills)
+        return SkillsConfig(str(Path(self.skills).resolve()), cap=self.skill_cap)
 
     def _browser(self, host_rules: tuple[str, ...]) -> BrowserConfig:
         if self.device_scale_factor <= 0:
@@ -267,6 +279,13 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                         "disputed (default 2)")
     p.add_argument("--verifier-timeout", type=float, default=default(120.0), metavar="S",
                    help="seconds for one verdict (default 120)")
+    p.add_argument("--skills", metavar="DIR", default=default(None),
+                   help="notes put in the system prompt: DIR/all.md, DIR/sites/<host>.md (the "
+                        "host and its subdomains), DIR/tasks/<tag>.md (tasks with that tag); "
+                        "see docs/skills.md")
+    p.add_argument("--skill-cap", type=int, default=default(4000), metavar="CHARS",
+                   help="characters of one skill put in the prompt; the cut is said (default "
+                        "4000)")
 
 
 DIALECT_HELP = ("how the model is asked and how its reply becomes actions: text, tools, "

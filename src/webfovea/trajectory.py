@@ -146,6 +146,16 @@ class VerifierCall(BaseModel):
     at: float = Field(default_factory=time.time)
 
 
+class SkillRecord(BaseModel):
+    """One skill put in the task's system text (``--skills``)."""
+
+    kind: Literal["all", "site", "task"]
+    path: str  # relative to the skills directory
+    sha256: str  # of the file as read
+    chars: int = 0  # of the file's text
+    truncated: bool = False  # cut to --skill-cap in the prompt
+
+
 class ResultRecord(BaseModel):
     """``result.json``: how a task ended (status, answer, evidence), its steps, time, usage
     and settings; rewritten after every step, so it never says ``running`` after an end."""
@@ -170,3 +180,4 @@ class ResultRecord(BaseModel):
     safety_checks: list[dict[str, Any]] = Field(default_factory=list)
     grounding: GroundingRecord | None = None  # None: no answer given
     verifier: VerifierRecord | None = None  # None: no verifier ran
+    skills: list[SkillRecord] = Field(default_factory=list)  # --skills: those put in the prompt

@@ -46,6 +46,7 @@ class Observation:
     url: str
     note: str  # the note on the last step (the text dialect's one note)
     results: tuple[ActionResult, ...] = ()  # one per Call of the previous Decision, in order
+    skills: str = ""  # the task's skills section (loop.skills): the end of the system text
 
 
 @dataclass(frozen=True)

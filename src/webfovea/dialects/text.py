@@ -48,7 +48,7 @@ class TextDialect:
             self.shown = [s for s in [*self.shown, Shown(obs.step, obs.image, coords)]
                           if s.step >= oldest]
             request = build_request(task=obs.task, config=self.config, history=self.history,
-                                    shown=self.shown, note=obs.note)
+                                    shown=self.shown, note=obs.note, skills=obs.skills)
         started = time.monotonic()
         reply = await self.model.complete(request, timeout=timeout)
         summary = sent_summary(request)

@@ -79,7 +79,7 @@ class ToolsDialect:
             if obs.step > 1 and obs.note and not answered:
                 head += f" Feedback on your last reply: {note_text(obs.note)}"
             self.turns.append(_Turn(obs.step, obs.image, f"{head}\n{coords}"))
-            messages = self.messages()
+            messages = self.messages(obs.skills)
         started = time.monotonic()
         completion, usage = await self.model.send(
             messages, timeout=timeout, max_tokens=self.config.max_tokens,
@@ -126,9 +126,9 @@ class ToolsDialect:
              "content": f"Error: {note_text(r.note)}" if r.error else note_text(r.note)}
             for r in results]
 
-    def messages(self) -> list[Any]:
+    def messages(self, skills: str = "") -> list[Any]:
         start = window_start(self.turns[-1].step, self.config)
-        out: list[Any] = [{"role": "system", "content": system_text(INTRO)}]
+        out: list[Any] = [{"role": "system", "content": system_text(INTRO, skills)}]
         for turn in self.turns:
             shown = turn.step >= start
             text = turn.text if shown else f"{turn.text.rsplit(chr(10), 1)[0]}\n{OMITTED}"
