@@ -19,10 +19,11 @@ from .browser.session import BrowserSession, Tabs
 from .config import AgentConfig
 from .dialects import factory, make_dialect
 from .dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
+from .dialects.grounder import Grounder
 from .errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
-from .geometry import model_space
+from .geometry import ModelSpace, model_space
 from .guard import Guard
-from .loop import skills
+from .loop import points, skills
 from .models.base import Model, SentImage, Usage
 from .rundir import TrajectoryWriter
 from .snapshot.session import SiteSession
@@ -79,9 +80,11 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
                                                  downstream=await site.attach(tabs))
                 await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
                                 settle_cap=config.settle_cap)
+            run = _Run(task, speaker, tabs, guard, lock, writer, result)
             try:
-                await _Run(task, speaker, tabs, guard, lock, writer, result).loop()
+                await run.loop()
             finally:
+                await run.aclose()
                 if dialect is None:
                     await speaker.aclose()
     except WebfoveaError as e:
@@ -129,6 +132,11 @@ class _Run:
         picked = skills.skills_for(self.task, self.config.skills) if self.config.skills else ()
         self.skills = skills.section(picked)  # the same text at every step: the cache prefix
         self.result.skills = [s.record() for s in picked]
+        self.grounder = Grounder(self.config.grounder) if self.config.grounder else None
+
+    async def aclose(self) -> None:
+        if self.grounder is not None:
+            await self.grounder.aclose()
 
     async def loop(self) -> None:
         step = 0
@@ -141,7 +149,7 @@ class _Run:
             except asyncio.TimeoutError:
                 raise TimeLimit(f"the time limit ran out during step {step}") from None
             self.writer.append_step(record)
-            self.result.steps, self.result.usage = step, self.usage_record(self.usage)
+            self.result.steps, self.result.usage = step, self.usage_by_role()
             self.writer.write_result(self.result)
             events.emit(events.StepEvent("step_done", self.result.task_id, step, record,
                                          self.result.usage))
@@ -241,6 +249,17 @@ class _Run:
                 if self.tabs.gone():
                     raise
 
+    def usage_by_role(self) -> UsageRecord:
+        """The planner's usage (the totals, as ever) with every role's beside it."""
+        total = self.usage_record(self.usage)
+        roles = {"planner": total.model_copy()}
+        if self.grounder is not None:
+            roles["grounder"] = self.grounder.usage_record()
+        if self.result.verifier is not None:
+            roles["verifier"] = self.result.verifier.usage
+        total.by_role = roles
+        return total
+
     def usage_record(self, usage: Usage) -> UsageRecord:
         price = self.config.price
         cost = None if price is None else price.cost(
@@ -304,15 +323,28 @@ class _Run:
             return feedback.refused(refusal.guardrail, refusal.note)
         if action.spec.ends_task:
             return await self.answer(action.text("content"), record)
+        resolved = await points.resolve(
+            action, screen, self.space(screen), self.tabs, grounder=self.grounder, marks=None,
+            time_left=self.guard.remaining())
+        record.point_forms.extend(resolved.forms)
+        if resolved.action is None:
+            assert resolved.failure is not None
+            return resolved.failure
+        action = resolved.action
         blocked_before = len(self.lock.blocked) if self.lock else 0
         with stage("execute"):
             note = await safe_execute(self.executor, action, screen)
+        if resolved.said:
+            note.text = f"{resolved.said} {note.text}"
         if self.lock and len(self.lock.blocked) > blocked_before:
             note.guardrail = note.guardrail or "domain_lock"
         escalation = self.guard.after(action, note.outcome, note.page_points)
         if escalation:
             note.text = f"{note.text} {escalation}"
         return note
+
+    def space(self, screen: Screen) -> ModelSpace:
+        return model_space(screen.sent, self.config.coords, self.config.smart_resize)
 
     async def answer(self, content: str, record: StepRecord) -> feedback.Note:
         """The answer with its evidence (the page as it was when the answer was given),

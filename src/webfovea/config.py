@@ -104,6 +104,31 @@ class SkillsConfig:
             raise ConfigError(f"--skill-cap must be at least 1, got {self.cap}")
 
 
+@dataclass(frozen=True)
+class GrounderConfig:
+    """``--grounder SPEC``: the model that turns the planner's ``target='…'`` into a point,
+    with its own image cap, coordinate convention, retries and endpoint."""
+
+    model: str  # a model spec, resolved from a profile when one was named
+    base_url: str | None = None
+    coords: CoordSpace = "image"
+    image_cap: Size | None = Size(1440, 810)
+    smart_resize: SmartResize = SmartResize()
+    attempts: int = 3  # tries per request (the shared retry policy's max_attempts)
+    timeout: float = 60.0  # seconds for one placement, retries included
+    price: Price | None = None  # USD per million tokens; None: cost "unknown"
+
+    def __post_init__(self) -> None:
+        if self.coords not in COORD_SPACES:
+            raise ConfigError(f"--grounder-coords must be one of {', '.join(COORD_SPACES)}, "
+                              f"got {self.coords!r}")
+        if self.attempts < 1:
+            raise ConfigError(f"--grounder-retries must leave at least 1 attempt, got "
+                              f"{self.attempts}")
+        if self.timeout <= 0:
+            raise ConfigError(f"--grounder-timeout must be positive, got {self.timeout}")
+
+
 DEFAULT_ACTION_BUDGETS: dict[str, int] = {"reload": 3, "hotkey": 20, "go_back": 20,
                                           "navigate": 20}
 
@@ -132,6 +157,13 @@ class AgentConfig:
     grounding: GroundingPolicy = "challenge"  # webfovea.answers: check answers against page text
     verifier: VerifierConfig | None = None
     skills: SkillsConfig | None = None  # --skills DIR: notes in the system text
+    grounder: GrounderConfig | None = None  # --grounder SPEC: the planner names targets
+
+    @property
+    def point_forms(self) -> frozenset[str]:
+        """What a reply may give instead of a point (actions.POINT_FORMS): ``target`` with a
+        grounder, ``mark`` with marks drawn on the observation."""
+        return frozenset({"target"} if self.grounder else set())
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:

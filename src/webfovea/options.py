@@ -22,8 +22,10 @@ from .config import (
     HISTORY_LAYOUTS,
     AgentConfig,
     BrowserConfig,
+    GrounderConfig,
     Size,
     SkillsConfig,
+    SmartResize,
     VerifierConfig,
 )
 from .dialects import dialect_names
@@ -68,6 +70,12 @@ class RunFlags:
     verifier_timeout: float = 120.0
     skills: str | None = None  # --skills DIR
     skill_cap: int = 4000
+    grounder: str | None = None  # a model spec or profile
+    grounder_base_url: str | None = None
+    grounder_coords: str | None = None  # None: the grounder profile's, else image
+    grounder_image_cap: str | None = None  # None: the grounder profile's, else 1440x810
+    grounder_retries: int = 2
+    grounder_timeout: float = 60.0
 
     def options(self, *, host_rules: tuple[str, ...] = (), per_task: bool = False) -> RunOptions:
         """The validated options (ConfigError names the bad flag); the model side resolved
@@ -98,6 +106,7 @@ class RunFlags:
                            grounding=self.grounding,  # type: ignore[arg-type]  # checked there
                            verifier=self._verifier(ns.config),
                            skills=self._skills(),
+                           grounder=self._grounder(ns.config),
                            **resolved.agent_settings())
 
     def _verifier(self, config_file: Path | None) -> VerifierConfig | None:
@@ -107,6 +116,23 @@ class RunFlags:
             self.verifier, self.verifier_base_url, profiles.load_config(config_file))
         return VerifierConfig(spec, base_url, rejections=self.verifier_rejections,
                               timeout=self.verifier_timeout, price=price)
+
+    def _grounder(self, config_file: Path | None) -> GrounderConfig | None:
+        """The grounder's own settings: flags, else its profile's, else the defaults."""
+        if not self.grounder:
+            return None
+        config = profiles.load_config(config_file)
+        spec, base_url, price = profiles.resolve_other(self.grounder, self.grounder_base_url,
+                                                       config)
+        profile = profiles.profile_of(self.grounder, config)
+        cap = str(self.grounder_image_cap or profile.get("image_cap") or "1440x810")
+        return GrounderConfig(
+            spec, base_url,
+            coords=self.grounder_coords or profile.get("coords", "image"),  # type: ignore[arg-type]  # checked there
+            image_cap=None if cap.lower() == "none" else Size.parse(
+                cap, flag="--grounder-image-cap"),
+            smart_resize=SmartResize(**(profile.get("smart_resize") or {})),
+            attempts=self.grounder_retries + 1, timeout=self.grounder_timeout, price=price)
 
     def _skills(self) -> SkillsConfig | None:
         if not self.skills:
@@ -279,6 +305,21 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                         "disputed (default 2)")
     p.add_argument("--verifier-timeout", type=float, default=default(120.0), metavar="S",
                    help="seconds for one verdict (default 120)")
+    p.add_argument("--grounder", metavar="SPEC", default=default(None),
+                   help="a model (spec or profile) that places the planner's target='…' "
+                        "descriptions on the screenshot; the planner then names targets "
+                        "instead of giving points (docs/grounding.md)")
+    p.add_argument("--grounder-base-url", default=default(None), metavar="URL",
+                   help="the grounder's endpoint (else its profile's or the provider's)")
+    p.add_argument("--grounder-coords", choices=COORD_SPACES, default=default(None),
+                   help="the grounder's coordinate convention (default: its profile's, else "
+                        "image)")
+    p.add_argument("--grounder-image-cap", default=default(None), metavar="WxH",
+                   help="the grounder's image cap (default: its profile's, else 1440x810)")
+    p.add_argument("--grounder-retries", type=int, default=default(2), metavar="N",
+                   help="retries of one grounder request (default 2)")
+    p.add_argument("--grounder-timeout", type=float, default=default(60.0), metavar="S",
+                   help="seconds for one placement, retries included (default 60)")
     p.add_argument("--skills", metavar="DIR", default=default(None),
                    help="notes put in the system prompt: DIR/all.md, DIR/sites/<host>.md (the "
                         "host and its subdomains), DIR/tasks/<tag>.md (tasks with that tag); "

@@ -25,6 +25,9 @@ class UsageRecord(BaseModel):
     retries: int = 0
     reasoning_tokens: int = 0  # of output_tokens: a reasoning model's hidden thinking
     cost: float | None = None  # USD under the run's price; None when the price is unknown
+    # result.json only: the same per model role (planner, grounder, verifier); the totals
+    # above stay the planner's, as before roles existed.
+    by_role: dict[str, UsageRecord] = Field(default_factory=dict)
 
     @property
     def prompt_tokens(self) -> int:
@@ -71,6 +74,9 @@ class StepRecord(BaseModel):
     # page_points}. Empty for the text dialect.
     calls: list[dict[str, Any]] = Field(default_factory=list)
     acknowledged_safety_checks: list[dict[str, Any]] = Field(default_factory=list)
+    # Point forms the step's actions gave (loop.points): {arg, form, given, point, grounder:
+    # the grounder's call (request_bytes, raw, point, seconds, usage, error) for a target}.
+    point_forms: list[dict[str, Any]] = Field(default_factory=list)
 
 
 GroundingStatus = Literal["grounded", "partly_grounded", "ungrounded", "not_checked"]

@@ -20,7 +20,7 @@ from ..config import AgentConfig
 from ..errors import ConfigError, ParseError
 from ..models.base import Model, SentImage, Usage
 from ..models.openai_compat import OpenAICompatModel, data_url
-from ..prompt import coordinate_text
+from ..prompt import coordinate_text, forms_text
 from ..stages import stage
 from .base import ActionResult, Call, Decision, Observation
 from .native import (
@@ -51,10 +51,10 @@ class _Turn:
     answers: list[dict[str, Any]] = field(default_factory=list)  # its tool messages
 
 
-def tool_definitions() -> list[dict[str, Any]]:
+def tool_definitions(forms: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     return [{"type": "function", "function": {"name": s.name, "description": s.description,
                                               "parameters": s.input_schema}}
-            for s in tool_schemas()]
+            for s in tool_schemas(forms=forms)]
 
 
 class ToolsDialect:
@@ -66,7 +66,7 @@ class ToolsDialect:
                               f"use an openai:<model> spec, not {model.name!r}")
         self.model, self.config = model, config
         self.turns: list[_Turn] = []
-        self.tools = tool_definitions()
+        self.tools = tool_definitions(config.point_forms)
         self.offered = {t["function"]["name"] for t in self.tools}
 
     async def decide(self, obs: Observation, *, timeout: float) -> Decision:
@@ -115,7 +115,7 @@ class ToolsDialect:
                   "arguments": arguments if isinstance(arguments, str)
                   else raw_json(arguments or {})}
         return translate(str(raw.get("id") or f"call_{obs.step}_{index}"), native, obs,
-                         self.offered)
+                         self.offered, self.config.point_forms)
 
     def _answer(self, results: tuple[ActionResult, ...]) -> None:
         """The previous turn's tool messages, one per call, in the calls' order."""
@@ -128,7 +128,9 @@ class ToolsDialect:
 
     def messages(self, skills: str = "") -> list[Any]:
         start = window_start(self.turns[-1].step, self.config)
-        out: list[Any] = [{"role": "system", "content": system_text(INTRO, skills)}]
+        intro = INTRO if not self.config.point_forms else (
+            f"{INTRO}\n\n{forms_text(self.config.point_forms)}")
+        out: list[Any] = [{"role": "system", "content": system_text(intro, skills)}]
         for turn in self.turns:
             shown = turn.step >= start
             text = turn.text if shown else f"{turn.text.rsplit(chr(10), 1)[0]}\n{OMITTED}"
@@ -156,7 +158,7 @@ class ToolsDialect:
 
 
 def translate(call_id: str | None, native: dict[str, Any], obs: Observation,
-              offered: set[str] | None = None) -> Call:
+              offered: set[str] | None = None, forms: frozenset[str] = frozenset()) -> Call:
     """One function call (``{name, arguments}``, arguments as sent) as a closed-set action."""
     offered = offered if offered is not None else {t.name for t in tool_schemas()}
     name, arguments = str(native.get("name") or ""), native.get("arguments") or ""
@@ -164,7 +166,7 @@ def translate(call_id: str | None, native: dict[str, Any], obs: Observation,
         if name not in offered:
             raise ParseError(f"Malformed tool call: unknown function `{name[:60]}`; the "
                              f"functions are {', '.join(sorted(offered))}.")
-        action = _inside(action_from_call(name, arguments), obs)
+        action = _inside(action_from_call(name, arguments, forms), obs)
     except ParseError as e:
         return Call(call_id, native, None, str(e))
     return Call(call_id, native, action)
