@@ -19,6 +19,7 @@ import pytest_asyncio
 from webfovea.agent import run_task
 from webfovea.browser.session import BrowserSession, Tabs
 from webfovea.config import AgentConfig, GrounderConfig, Size
+from webfovea.cost_cli import role_lines, task_dirs
 from webfovea.dialects.grounder import first_point
 from webfovea.geometry import smart_resize
 from webfovea.models.loader import load_model
@@ -116,6 +117,8 @@ async def test_every_named_target_lands_on_its_element(
     assert call["request_bytes"] > 1000 and call["seconds"] >= 0 and call["raw"]
     usage = read_result(tmp_path).usage
     assert usage.by_role["grounder"].calls == 3 and usage.by_role["planner"].calls == 4
+    lines = role_lines(task_dirs(tmp_path))  # what `webfovea cost` prints of the roles
+    assert lines[0] == "by role:" and lines[2].startswith("  grounder: 3 call(s) on 1 task(s)")
 
 
 async def test_a_grounder_outage_is_a_note_never_a_click(

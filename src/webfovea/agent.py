@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from . import events, feedback
@@ -15,6 +15,7 @@ from .browser.capture import FrameText, Screen, capture, frame_texts, joined, pn
 from .browser.domain_lock import DomainLock
 from .browser.errors import translated
 from .browser.executor import Executor, safe_execute
+from .browser.marks import Mark, Marker, centres, draw, elements_text
 from .browser.session import BrowserSession, Tabs
 from .config import AgentConfig
 from .dialects import factory, make_dialect
@@ -133,6 +134,8 @@ class _Run:
         self.skills = skills.section(picked)  # the same text at every step: the cache prefix
         self.result.skills = [s.record() for s in picked]
         self.grounder = Grounder(self.config.grounder) if self.config.grounder else None
+        self.marker = Marker()
+        self.marks: list[Mark] = []  # this step's numbered elements (--observation)
 
     async def aclose(self) -> None:
         if self.grounder is not None:
@@ -168,7 +171,7 @@ class _Run:
 
     async def _step(self, step: int) -> StepRecord:
         t0 = time.monotonic()
-        screen = await self.capture()
+        screen = await self.observe(await self.capture())
         # Written in a thread while the model thinks: the disk is not on the step's path.
         saving = asyncio.ensure_future(asyncio.to_thread(self.writer.write_screen, step,
                                                          screen.png))
@@ -196,14 +199,17 @@ class _Run:
         with stage("prompt"):
             space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
             sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
+        elements = elements_text(self.marks, screen.page, screen.sent, self.config.elements_cap
+                                 ) if "elements" in self.config.observation else ""
         obs = Observation(step, self.task.instruction, sent, space, screen.page, screen.url,
-                          self.note, self.results, skills=self.skills)
+                          self.note, self.results, skills=self.skills, elements=elements)
         record = StepRecord(step=step, started_at=time.time(), url=screen.url, title=screen.title,
                             screenshot=self.writer.screen_path(step),
                             sent_size=(screen.sent.width, screen.sent.height),
                             page_size=(screen.page.width, screen.page.height),
                             scroll_offset=screen.offset, zoom=screen.zoom,
-                            model_size=(space.width, space.height))
+                            model_size=(space.width, space.height),
+                            marks=[m.to_json() for m in self.marks])
         # The page's text is recorded for answer grounding while the model thinks.
         decision, _ = await asyncio.gather(self.dialect.decide(obs, timeout=self.guard.remaining()),
                                            self.answers.record_page(step, self.tabs))
@@ -238,6 +244,19 @@ class _Run:
         record.note, record.outcome = f"Stopped for confirmation: {said}", "refused"
         record.guardrail = "safety_check"
         return True
+
+    async def observe(self, screen: Screen) -> Screen:
+        """The screen as the model gets it (and screens/ keeps it): with marks drawn under
+        ``--observation marks*``; the elements are collected for marks and lists alike."""
+        mode = self.config.observation
+        if mode == "screenshot":
+            return screen
+        with stage("marks"), translated():
+            self.marks = await self.marker.collect(self.tabs.page)
+            if "marks" in mode:
+                drawn, _ = await asyncio.to_thread(draw, screen.png, self.marks, screen.page)
+                screen = replace(screen, png=drawn)
+        return screen
 
     async def capture(self) -> Screen:
         """The screen; a page too busy to paint (an endless ``confirm()`` loop, a spinning
@@ -324,8 +343,9 @@ class _Run:
         if action.spec.ends_task:
             return await self.answer(action.text("content"), record)
         resolved = await points.resolve(
-            action, screen, self.space(screen), self.tabs, grounder=self.grounder, marks=None,
-            time_left=self.guard.remaining())
+            action, screen, self.space(screen), self.tabs, grounder=self.grounder,
+            marks=centres(self.marks, screen.page, self.space(screen))
+            if "marks" in self.config.observation else None, time_left=self.guard.remaining())
         record.point_forms.extend(resolved.forms)
         if resolved.action is None:
             assert resolved.failure is not None

@@ -30,6 +30,9 @@ class Price:
 
 CoordSpace = Literal["image", "norm1000", "smart_resize"]
 COORD_SPACES: tuple[CoordSpace, ...] = ("image", "norm1000", "smart_resize")
+ObservationMode = Literal["screenshot", "marks", "elements", "marks+elements"]
+OBSERVATION_MODES: tuple[ObservationMode, ...] = ("screenshot", "marks", "elements",
+                                                  "marks+elements")
 HistoryLayout = Literal["blocks", "rolling"]
 HISTORY_LAYOUTS: tuple[HistoryLayout, ...] = ("blocks", "rolling")
 
@@ -158,12 +161,15 @@ class AgentConfig:
     verifier: VerifierConfig | None = None
     skills: SkillsConfig | None = None  # --skills DIR: notes in the system text
     grounder: GrounderConfig | None = None  # --grounder SPEC: the planner names targets
+    observation: ObservationMode = "screenshot"  # --observation (browser.marks)
+    elements_cap: int = 80  # entries of the element list (--elements-cap)
 
     @property
     def point_forms(self) -> frozenset[str]:
         """What a reply may give instead of a point (actions.POINT_FORMS): ``target`` with a
         grounder, ``mark`` with marks drawn on the observation."""
-        return frozenset({"target"} if self.grounder else set())
+        forms = {"target"} if self.grounder else set()
+        return frozenset(forms | ({"mark"} if "marks" in self.observation else set()))
 
     def __post_init__(self) -> None:
         if self.max_steps < 1:
@@ -183,3 +189,8 @@ class AgentConfig:
                               f"got {self.grounding!r}")
         if self.coords not in COORD_SPACES:
             raise ConfigError(f"--coords must be one of {', '.join(COORD_SPACES)}, got {self.coords!r}")
+        if self.observation not in OBSERVATION_MODES:
+            raise ConfigError(f"--observation must be one of {', '.join(OBSERVATION_MODES)}, "
+                              f"got {self.observation!r}")
+        if self.elements_cap < 1:
+            raise ConfigError(f"--elements-cap must be at least 1, got {self.elements_cap}")

@@ -20,6 +20,7 @@ from .config import (
     DEFAULT_ACTION_BUDGETS,
     GROUNDING_POLICIES,
     HISTORY_LAYOUTS,
+    OBSERVATION_MODES,
     AgentConfig,
     BrowserConfig,
     GrounderConfig,
@@ -76,6 +77,8 @@ class RunFlags:
     grounder_image_cap: str | None = None  # None: the grounder profile's, else 1440x810
     grounder_retries: int = 2
     grounder_timeout: float = 60.0
+    observation: str = _AGENT.observation
+    elements_cap: int = _AGENT.elements_cap
 
     def options(self, *, host_rules: tuple[str, ...] = (), per_task: bool = False) -> RunOptions:
         """The validated options (ConfigError names the bad flag); the model side resolved
@@ -107,6 +110,8 @@ class RunFlags:
                            verifier=self._verifier(ns.config),
                            skills=self._skills(),
                            grounder=self._grounder(ns.config),
+                           observation=self.observation,  # type: ignore[arg-type]  # checked there
+                           elements_cap=self.elements_cap,
                            **resolved.agent_settings())
 
     def _verifier(self, config_file: Path | None) -> VerifierConfig | None:
@@ -320,6 +325,14 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                    help="retries of one grounder request (default 2)")
     p.add_argument("--grounder-timeout", type=float, default=default(60.0), metavar="S",
                    help="seconds for one placement, retries included (default 60)")
+    p.add_argument("--observation", choices=OBSERVATION_MODES,
+                   default=default(_AGENT.observation),
+                   help="what the model sees: screenshot (default), marks (numbered labels on "
+                        "the interactive elements; mark=N accepted wherever a point is), "
+                        "elements (a list of them beside the screenshot), marks+elements")
+    p.add_argument("--elements-cap", type=int, default=default(_AGENT.elements_cap),
+                   metavar="N", help=f"entries of the element list (default "
+                                     f"{_AGENT.elements_cap})")
     p.add_argument("--skills", metavar="DIR", default=default(None),
                    help="notes put in the system prompt: DIR/all.md, DIR/sites/<host>.md (the "
                         "host and its subdomains), DIR/tasks/<tag>.md (tasks with that tag); "

@@ -77,6 +77,9 @@ class StepRecord(BaseModel):
     # Point forms the step's actions gave (loop.points): {arg, form, given, point, grounder:
     # the grounder's call (request_bytes, raw, point, seconds, usage, error) for a target}.
     point_forms: list[dict[str, Any]] = Field(default_factory=list)
+    # --observation marks*/elements: the numbered elements of this step's observation
+    # ({number, role, name, value, tag, box in page CSS px, frame}); screens/ has them drawn.
+    marks: list[dict[str, Any]] = Field(default_factory=list)
 
 
 GroundingStatus = Literal["grounded", "partly_grounded", "ungrounded", "not_checked"]

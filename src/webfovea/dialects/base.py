@@ -47,6 +47,7 @@ class Observation:
     note: str  # the note on the last step (the text dialect's one note)
     results: tuple[ActionResult, ...] = ()  # one per Call of the previous Decision, in order
     skills: str = ""  # the task's skills section (loop.skills): the end of the system text
+    elements: str = ""  # --observation elements: the list that goes with this screenshot
 
 
 @dataclass(frozen=True)

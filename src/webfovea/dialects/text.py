@@ -44,6 +44,8 @@ class TextDialect:
         with stage("prompt"):
             coords = coordinate_text(obs.space, obs.image.width, obs.image.height,
                                      self.config.coords)
+            if obs.elements:  # it describes this screenshot: it leaves the window with it
+                coords = f"{coords}\n{obs.elements}"
             oldest = first_shown(obs.step, self.config)
             self.shown = [s for s in [*self.shown, Shown(obs.step, obs.image, coords)]
                           if s.step >= oldest]

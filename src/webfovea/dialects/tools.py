@@ -49,6 +49,7 @@ class _Turn:
     text: str
     reply: dict[str, Any] | None = None  # the assistant message as received
     answers: list[dict[str, Any]] = field(default_factory=list)  # its tool messages
+    elements: str = ""  # --observation elements: sent with the screenshot, gone with it
 
 
 def tool_definitions(forms: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
@@ -78,7 +79,8 @@ class ToolsDialect:
             answered = self.turns and self.turns[-1].answers
             if obs.step > 1 and obs.note and not answered:
                 head += f" Feedback on your last reply: {note_text(obs.note)}"
-            self.turns.append(_Turn(obs.step, obs.image, f"{head}\n{coords}"))
+            self.turns.append(_Turn(obs.step, obs.image, f"{head}\n{coords}",
+                                    elements=obs.elements))
             messages = self.messages(obs.skills)
         started = time.monotonic()
         completion, usage = await self.model.send(
@@ -134,6 +136,8 @@ class ToolsDialect:
         for turn in self.turns:
             shown = turn.step >= start
             text = turn.text if shown else f"{turn.text.rsplit(chr(10), 1)[0]}\n{OMITTED}"
+            if shown and turn.elements:
+                text = f"{text}\n{turn.elements}"
             parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
             if shown:
                 parts.append({"type": "image_url", "image_url": {"url": data_url(turn.image)}})
