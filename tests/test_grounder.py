@@ -171,3 +171,18 @@ def test_target_is_a_parse_error_naming_the_flag_without_a_grounder() -> None:
     assert action.source() == "drag(target='the slider', end_target='the far end')"
     assert RunFlags(model="oracle", grounder="openai:g",
                     grounder_coords="norm1000").options().agent.point_forms == {"target"}
+
+
+def test_the_suite_runs_through_targets_and_a_grounder(tmp_path: Path) -> None:
+    from webfovea.suite.cli import SuiteOptions, run_suite
+
+    out = tmp_path / "suite"
+    code = run_suite(SuiteOptions(out=out, model="oracle:targets", grounder="oracle:grounder",
+                                  only="energy-value", workers=1))
+    task = next((out / "tasks").iterdir())
+    result, steps = read_result(task), read_steps(task)
+    assert code == 0 and result.status == "finished"
+    formed = [s for s in steps if s.point_forms]
+    assert formed and all(s.point_forms[0]["given"].startswith("the element ") for s in formed)
+    assert all("start_box" not in (s.action or {}) for s in formed)
+    assert result.usage.by_role["grounder"].calls == len(formed)

@@ -79,7 +79,7 @@ async def test_marks_are_drawn_on_the_elements_and_labels_never_overlap(
     assert marked.size == plain.size == (1440, 810)
     scale = 1440 / screen.page.width
     for mark in marks:
-        x, y, w, h = mark.box
+        x, y, _, h = mark.box
         left, middle = round(x * scale), round((y + h / 2) * scale)
         assert marked.getpixel((left, middle)) == colour(mark.number), mark.name
     # The drawing covers the elements' edges only: far from any box the image is unchanged.
@@ -128,10 +128,10 @@ async def test_click_mark_lands_on_element_n(shop: tuple[Tabs, BrowserSession],
     assert [s.action_source.startswith("click(mark=") for s in steps[:3]] == [True] * 3
     assert re.match(r"Mark \d+ is at \([\d.]+,[\d.]+\) on <button#cart>", steps[0].note)
     # The numbers are the same at every step; screens/ keeps the image the model got.
-    numbers = [{m["name"]: m["number"] for m in s.marks} for s in steps]
+    numbers = [{m["name"]: m["number"] for m in s.element_marks} for s in steps]
     assert all(n == numbers[0] for n in numbers)
     kept = Image.open(tmp_path / steps[0].screenshot).convert("RGB")
-    cart = next(m for m in steps[0].marks if m["name"] == "Add to cart")
+    cart = next(m for m in steps[0].element_marks if m["name"] == "Add to cart")
     x, y, _, h = cart["box"]
     assert kept.getpixel((round(x * 0.75), round((y + h / 2) * 0.75))) == colour(cart["number"])
     image = sent[0].turns[-1].images[0].convert("RGB")

@@ -81,7 +81,8 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
                                                  downstream=await site.attach(tabs))
                 await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
                                 settle_cap=config.settle_cap)
-            run = _Run(task, speaker, tabs, guard, lock, writer, result)
+            run = _Run(task, speaker, tabs, guard, lock, writer, result,
+                       host_rules=session.config.host_rules)
             try:
                 await run.loop()
             finally:
@@ -124,6 +125,7 @@ class _Run:
     note: str = ""
     results: tuple[ActionResult, ...] = ()  # the last decision's, answered by the dialect
     usage: Usage = field(default_factory=Usage)
+    host_rules: tuple[str, ...] = ()  # the browser's (a suite oracle grounder finds its lane)
 
     def __post_init__(self) -> None:
         self.config: AgentConfig = self.guard.config
@@ -133,7 +135,8 @@ class _Run:
         picked = skills.skills_for(self.task, self.config.skills) if self.config.skills else ()
         self.skills = skills.section(picked)  # the same text at every step: the cache prefix
         self.result.skills = [s.record() for s in picked]
-        self.grounder = Grounder(self.config.grounder) if self.config.grounder else None
+        self.grounder = Grounder(self.config.grounder, host_rules=self.host_rules
+                                 ) if self.config.grounder else None
         self.marker = Marker()
         self.marks: list[Mark] = []  # this step's numbered elements (--observation)
 
@@ -209,7 +212,7 @@ class _Run:
                             page_size=(screen.page.width, screen.page.height),
                             scroll_offset=screen.offset, zoom=screen.zoom,
                             model_size=(space.width, space.height),
-                            marks=[m.to_json() for m in self.marks])
+                            element_marks=[m.to_json() for m in self.marks])
         # The page's text is recorded for answer grounding while the model thinks.
         decision, _ = await asyncio.gather(self.dialect.decide(obs, timeout=self.guard.remaining()),
                                            self.answers.record_page(step, self.tabs))

@@ -79,7 +79,7 @@ class StepRecord(BaseModel):
     point_forms: list[dict[str, Any]] = Field(default_factory=list)
     # --observation marks*/elements: the numbered elements of this step's observation
     # ({number, role, name, value, tag, box in page CSS px, frame}); screens/ has them drawn.
-    marks: list[dict[str, Any]] = Field(default_factory=list)
+    element_marks: list[dict[str, Any]] = Field(default_factory=list)
 
 
 GroundingStatus = Literal["grounded", "partly_grounded", "ungrounded", "not_checked"]

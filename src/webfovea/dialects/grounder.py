@@ -80,8 +80,9 @@ def first_point(text: str) -> tuple[float, float] | None:
 class Grounder:
     """One task's grounder client; :meth:`aclose` when the task ends."""
 
-    def __init__(self, config: GrounderConfig) -> None:
+    def __init__(self, config: GrounderConfig, *, host_rules: tuple[str, ...] = ()) -> None:
         self.config = config
+        self._host_rules = host_rules  # the browser's: where oracle:grounder finds its suite lane
         self._model: Model | None = None
         self.usage = Usage()  # every call of the task, for usage.by_role
 
@@ -90,7 +91,8 @@ class Grounder:
             retry = RetryPolicy(max_attempts=self.config.attempts,
                                 budget_seconds=self.config.timeout, max_delay=5.0)
             self._model = load_model(self.config.model, base_url=self.config.base_url,
-                                     timeout=self.config.timeout, retry=retry)
+                                     timeout=self.config.timeout, retry=retry,
+                                     host_rules=self._host_rules)
         return self._model
 
     async def place(self, description: str, screenshot: SentImage, planner: ModelSpace, *,

@@ -7,7 +7,7 @@ from webfovea.models.base import Model
 from webfovea.models.retry import RetryPolicy
 
 ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "gemini:<model>", "scripted:<file>", "oracle",
-                  "oracle:provider-resize")
+                  "oracle:provider-resize", "oracle:targets", "oracle:grounder")
 
 PROVIDERS = ("openai", "anthropic", "gemini")
 
