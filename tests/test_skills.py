@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from webfovea.agent import run_task
+from webfovea.bench.roles import run_roles
 from webfovea.browser.session import BrowserSession
 from webfovea.config import AgentConfig, SkillsConfig
 from webfovea.errors import ConfigError
@@ -70,7 +71,7 @@ async def test_skills_reach_the_system_text_for_their_host_and_tag_only(
         model = load_model("openai:fake-vlm", base_url=fp.base_url)
         task = Task("buy it", site.url("shop.html"), tags=("shopping",))
         result = await run_task(task, model=model, session=browser, config=config,
-                                out=tmp_path / "run")
+                                out=tmp_path / "bench" / "tasks" / "t1")
         await model.aclose()
         requests: list[FakeRequest] = fp.requests
     assert result.status == "finished" and len(requests) == 3
@@ -85,11 +86,15 @@ async def test_skills_reach_the_system_text_for_their_host_and_tag_only(
     assert system.index("Rules:") < system.index("ALL-NOTE")
     assert all(r.system == system for r in requests)
     assert len({r.blocks[0].key for r in requests}) == 1
-    recorded = read_result(tmp_path / "run")
+    recorded = read_result(tmp_path / "bench" / "tasks" / "t1")
     shopping = (root / "tasks" / "shopping.md").read_bytes()
     assert [(s.path, s.truncated) for s in recorded.skills] == [
         ("all.md", False), ("sites/127.0.0.1.md", False), ("tasks/shopping.md", True)]
     assert recorded.skills[2].sha256 == hashlib.sha256(shopping).hexdigest()
+    # What `compare` says of the run: the skills each run used, by task count.
+    roles = run_roles(tmp_path / "bench")
+    assert roles.skills == {"all.md": 1, "sites/127.0.0.1.md": 1, "tasks/shopping.md": 1}
+    assert "skills all.md (1), sites/127.0.0.1.md (1)" in roles.line("roles A")
 
 
 async def test_without_skills_the_system_text_has_no_section(
