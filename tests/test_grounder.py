@@ -186,3 +186,6 @@ def test_the_suite_runs_through_targets_and_a_grounder(tmp_path: Path) -> None:
     assert formed and all(s.point_forms[0]["given"].startswith("the element ") for s in formed)
     assert all("start_box" not in (s.action or {}) for s in formed)
     assert result.usage.by_role["grounder"].calls == len(formed)
+    from webfovea.replay import replay
+
+    assert replay(out).changes == []  # replay reads the forms as the run did
