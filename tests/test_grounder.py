@@ -131,6 +131,11 @@ async def test_a_grounder_outage_is_a_note_never_a_click(
     assert first.outcome == "error" and first.page_points == []
     assert first.note.startswith("The grounder could not place 'the blue Search button': the "
                                  "grounder could not be reached")
+    from webfovea.diagnose import diagnose_task
+    from webfovea.rundir import load_task
+
+    diagnosis = diagnose_task(load_task(tmp_path))  # a failed placement is its own stage
+    assert (diagnosis.stage, diagnosis.step) == ("grounding", 1)
 
 
 async def test_a_point_off_the_grounders_image_is_refused(
