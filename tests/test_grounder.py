@@ -194,3 +194,25 @@ def test_the_suite_runs_through_targets_and_a_grounder(tmp_path: Path) -> None:
     from webfovea.replay import replay
 
     assert replay(out).changes == []  # replay reads the forms as the run did
+
+
+async def test_the_tools_dialect_takes_target_too(shop: Shop, tmp_path: Path) -> None:
+    from webfovea.testing.fake_tools import FakeCall, FakeReply
+
+    tabs, rects, session = shop
+    replies = iter([FakeReply("search", (FakeCall("click", {"target": "the Search button"}),)),
+                    FakeReply("done", (FakeCall("finished", {"content": "ok"}),))])
+    with FakeProvider(lambda r: next(replies)) as fp, \
+            FakeProvider(grounder_policy(rects, "norm1000")) as gp:
+        config = AgentConfig(max_steps=3, dialect="tools", grounder=GrounderConfig(
+            "openai:ui-tars-test", gp.base_url, coords="norm1000", attempts=1))
+        model = load_model("openai:planner-test", base_url=fp.base_url)
+        await run_task(Task("search", tabs.page.url), model=model, session=session,
+                       config=config, out=tmp_path, tabs=tabs)
+        await model.aclose()
+        schema = {t["function"]["name"]: t["function"]["parameters"]
+                  for t in fp.requests[0].tools}
+    assert await tabs.page.locator("#log").text_content() == "clicked: search"
+    assert "target" in schema["click"]["properties"] and schema["click"]["required"] == []
+    assert "end_target" in schema["drag"]["properties"]
+    assert read_steps(tmp_path)[0].note.startswith("The grounder put 'the Search button'")
