@@ -152,6 +152,21 @@ _SPECS: tuple[ActionSpec, ...] = (
 )
 
 REGISTRY: Mapping[str, ActionSpec] = {s.name: s for s in _SPECS}
+# Point forms (docs/grounding.md): where an action takes a point, a reply may instead name the
+# element (``target``, placed by the grounder) or a numbered mark of the observation
+# (``mark``), each under its own argument name. They are accepted only when the run enables
+# them (AgentConfig.point_forms) and become a point before the action runs (loop.points).
+POINT_FORMS: Mapping[str, Mapping[str, str]] = {
+    "start_box": {"target": "target", "mark": "mark"},
+    "end_box": {"target": "end_target", "mark": "end_mark"},
+}
+FORM_FLAGS: Mapping[str, str] = {"target": "--grounder", "mark": "--observation marks"}
+
+
+def form_args(spec: ActionSpec) -> dict[str, tuple[str, str]]:
+    """The point-form argument names of ``spec``: name -> (its point argument, its form)."""
+    return {name: (arg.name, form) for arg in spec.args if arg.kind == "point"
+            for form, name in POINT_FORMS.get(arg.name, {}).items()}
 # The action set the text prompt offers and its parser reads (the closed set a model is told of).
 TEXT_ACTIONS: Mapping[str, ActionSpec] = {s.name: s for s in _SPECS if s.in_text_prompt}
 
@@ -197,7 +212,12 @@ class Action:
     def source(self) -> str:
         """Canonical text of the action, as the prompt's history shows it."""
         parts = []
+        forms = form_args(self.spec)
         for spec in self.spec.args:
+            if spec.name not in self.args and spec.kind == "point":  # given as a point form
+                parts += [f"{n}={_form_value(self.args[n])}" for n, (point, _) in forms.items()
+                          if point == spec.name and n in self.args]
+                continue
             value = self.args.get(spec.name, spec.default)
             if spec.default is not None and value == spec.default:
                 continue  # optional and left as it is: the call reads as models usually write it
@@ -214,6 +234,13 @@ class Action:
         for key, value in self.args.items():
             out[key] = [value.x, value.y] if isinstance(value, Point) else value
         return out
+
+
+def _form_value(value: ArgValue) -> str:
+    if isinstance(value, str) and value.isdigit():
+        return value  # a mark: mark=3
+    shown = str(value).replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n")
+    return f"'{shown}'"
 
 
 def _num(v: float) -> str:

@@ -199,16 +199,19 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     finally:
         for store in stores:
             store.close()
+    from .roles import compare_lines
+
     note = snapshot_note(ns.run_a, ns.run_b)
     evidence = compare_evidence(ns.run_a, ns.run_b)
+    roles = compare_lines(ns.run_a, ns.run_b)
     if ns.chart:
         _chart(compare_chart(result), ns.chart)
     if ns.format == "json":
         print(json.dumps({**result.to_json(), "snapshots": note,
-                          "evidence": asdict(evidence)}, indent=2))
+                          "evidence": asdict(evidence), "roles": roles}, indent=2))
     else:
         print_comparison(result, stdout())
-        for line in evidence.lines():
+        for line in [*evidence.lines(), *roles]:
             print(line)
         if note:
             print(note)

@@ -93,7 +93,8 @@ def chosen_price(ns: argparse.Namespace, model: str) -> Price:
 def cmd_cost(ns: argparse.Namespace) -> int:
     from ..tools.estimate import layout_cost
 
-    tasks = [load_task(p) for p in task_dirs(ns.run_dir)]
+    dirs = task_dirs(ns.run_dir)
+    tasks = [load_task(p) for p in dirs]
     price = chosen_price(ns, tasks[0].model)
     totals: dict[str, list[LayoutCost]] = {"blocks": [], "rolling": []}
     for t in tasks:
@@ -102,9 +103,33 @@ def cmd_cost(ns: argparse.Namespace) -> int:
         config = AgentConfig(history_block=t.history_block, history_images=t.history_images)
         for layout in ("blocks", "rolling"):
             totals[layout].append(layout_cost(t.task, t.steps, config, layout, price))
-    for line in report_lines(tasks, totals, price):
+    for line in [*report_lines(tasks, totals, price), *role_lines(dirs)]:
         print(line)
     return 0
+
+
+def role_lines(dirs: list[Path]) -> list[str]:
+    """Usage per model role (planner, grounder, verifier; result.json's ``usage.by_role``),
+    when a run had more than one role."""
+    from ..rundir.store import read_result
+
+    roles: dict[str, list[UsageRecord]] = {}
+    for path in dirs:
+        for role, usage in read_result(path).usage.by_role.items():
+            roles.setdefault(role, []).append(usage)
+    if len(roles) < 2:
+        return []
+    return ["by role:", *(f"  {role_line(role, usages)}" for role, usages in roles.items())]
+
+
+def role_line(role: str, usages: list[UsageRecord]) -> str:
+    calls = sum(u.calls for u in usages)
+    tokens_in = sum(u.prompt_tokens for u in usages)
+    tokens_out = sum(u.output_tokens for u in usages)
+    costs = [u.cost for u in usages]
+    cost = None if any(c is None for c in costs) else sum(c or 0.0 for c in costs)
+    return (f"{role}: {calls} call(s) on {len(usages)} task(s), {tokens_in} input and "
+            f"{tokens_out} output tokens; cost {cost_text(cost)}")
 
 
 def report_lines(tasks: list[TaskRun], totals: dict[str, list[LayoutCost]], price: Price) -> list[str]:

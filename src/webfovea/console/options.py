@@ -19,9 +19,13 @@ from ..core.config import (
     DEFAULT_ACTION_BUDGETS,
     GROUNDING_POLICIES,
     HISTORY_LAYOUTS,
+    OBSERVATION_MODES,
     AgentConfig,
     BrowserConfig,
+    GrounderConfig,
     Size,
+    SkillsConfig,
+    SmartResize,
     VerifierConfig,
 )
 from ..core.errors import ConfigError
@@ -67,6 +71,16 @@ class RunFlags:
     verifier_base_url: str | None = None
     verifier_rejections: int = 2
     verifier_timeout: float = 120.0
+    skills: str | None = None  # --skills DIR
+    skill_cap: int = 4000
+    grounder: str | None = None  # a model spec or profile
+    grounder_base_url: str | None = None
+    grounder_coords: str | None = None  # None: the grounder profile's, else image
+    grounder_image_cap: str | None = None  # None: the grounder profile's, else 1440x810
+    grounder_retries: int = 2
+    grounder_timeout: float = 60.0
+    observation: str = _AGENT.observation
+    elements_cap: int = _AGENT.elements_cap
 
     def options(self, *, host_rules: tuple[str, ...] = (), per_task: bool = False) -> RunOptions:
         """The validated options (ConfigError names the bad flag); the model side resolved
@@ -97,6 +111,10 @@ class RunFlags:
                            max_download_mb=self.max_download_mb,
                            grounding=self.grounding,  # type: ignore[arg-type]  # checked there
                            verifier=self._verifier(ns.config),
+                           skills=self._skills(),
+                           grounder=self._grounder(ns.config),
+                           observation=self.observation,  # type: ignore[arg-type]  # checked there
+                           elements_cap=self.elements_cap,
                            **resolved.agent_settings())
 
     def _verifier(self, config_file: Path | None) -> VerifierConfig | None:
@@ -106,6 +124,31 @@ class RunFlags:
             self.verifier, self.verifier_base_url, profiles.load_config(config_file))
         return VerifierConfig(spec, base_url, rejections=self.verifier_rejections,
                               timeout=self.verifier_timeout, price=price)
+
+    def _grounder(self, config_file: Path | None) -> GrounderConfig | None:
+        """The grounder's own settings: flags, else its profile's, else the defaults."""
+        if not self.grounder:
+            return None
+        config = profiles.load_config(config_file)
+        spec, base_url, price = profiles.resolve_other(self.grounder, self.grounder_base_url,
+                                                       config)
+        profile = profiles.profile_of(self.grounder, config)
+        cap = str(self.grounder_image_cap or profile.get("image_cap") or "1440x810")
+        return GrounderConfig(
+            spec, base_url,
+            coords=self.grounder_coords or profile.get("coords", "image"),  # type: ignore[arg-type]  # checked there
+            image_cap=None if cap.lower() == "none" else Size.parse(
+                cap, flag="--grounder-image-cap"),
+            smart_resize=SmartResize(**(profile.get("smart_resize") or {})),
+            attempts=self.grounder_retries + 1, timeout=self.grounder_timeout, price=price)
+
+    def _skills(self) -> SkillsConfig | None:
+        if not self.skills:
+            return None
+        from ..dialects.skills import check_directory
+
+        check_directory(self.skills)
+        return SkillsConfig(str(Path(self.skills).resolve()), cap=self.skill_cap)
 
     def _browser(self, host_rules: tuple[str, ...]) -> BrowserConfig:
         if self.device_scale_factor <= 0:
@@ -274,6 +317,36 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                         "disputed (default 2)")
     p.add_argument("--verifier-timeout", type=float, default=default(120.0), metavar="S",
                    help="seconds for one verdict (default 120)")
+    p.add_argument("--grounder", metavar="SPEC", default=default(None),
+                   help="a model (spec or profile) that places the planner's target='…' "
+                        "descriptions on the screenshot; the planner then names targets "
+                        "instead of giving points (docs/grounding.md)")
+    p.add_argument("--grounder-base-url", default=default(None), metavar="URL",
+                   help="the grounder's endpoint (else its profile's or the provider's)")
+    p.add_argument("--grounder-coords", choices=COORD_SPACES, default=default(None),
+                   help="the grounder's coordinate convention (default: its profile's, else "
+                        "image)")
+    p.add_argument("--grounder-image-cap", default=default(None), metavar="WxH",
+                   help="the grounder's image cap (default: its profile's, else 1440x810)")
+    p.add_argument("--grounder-retries", type=int, default=default(2), metavar="N",
+                   help="retries of one grounder request (default 2)")
+    p.add_argument("--grounder-timeout", type=float, default=default(60.0), metavar="S",
+                   help="seconds for one placement, retries included (default 60)")
+    p.add_argument("--observation", choices=OBSERVATION_MODES,
+                   default=default(_AGENT.observation),
+                   help="what the model sees: screenshot (default), marks (numbered labels on "
+                        "the interactive elements; mark=N accepted wherever a point is), "
+                        "elements (a list of them beside the screenshot), marks+elements")
+    p.add_argument("--elements-cap", type=int, default=default(_AGENT.elements_cap),
+                   metavar="N", help=f"entries of the element list (default "
+                                     f"{_AGENT.elements_cap})")
+    p.add_argument("--skills", metavar="DIR", default=default(None),
+                   help="notes put in the system prompt: DIR/all.md, DIR/sites/<host>.md (the "
+                        "host and its subdomains), DIR/tasks/<tag>.md (tasks with that tag); "
+                        "see docs/skills.md")
+    p.add_argument("--skill-cap", type=int, default=default(4000), metavar="CHARS",
+                   help="characters of one skill put in the prompt; the cut is said (default "
+                        "4000)")
 
 
 DIALECT_HELP = ("how the model is asked and how its reply becomes actions: text, tools, "

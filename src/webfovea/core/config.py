@@ -30,6 +30,9 @@ class Price:
 
 CoordSpace = Literal["image", "norm1000", "smart_resize"]
 COORD_SPACES: tuple[CoordSpace, ...] = ("image", "norm1000", "smart_resize")
+ObservationMode = Literal["screenshot", "marks", "elements", "marks+elements"]
+OBSERVATION_MODES: tuple[ObservationMode, ...] = ("screenshot", "marks", "elements",
+                                                  "marks+elements")
 HistoryLayout = Literal["blocks", "rolling"]
 HISTORY_LAYOUTS: tuple[HistoryLayout, ...] = ("blocks", "rolling")
 
@@ -92,6 +95,43 @@ class VerifierConfig:
             raise ConfigError(f"--verifier-timeout must be positive, got {self.timeout}")
 
 
+@dataclass(frozen=True)
+class SkillsConfig:
+    """``--skills DIR``: site notes and task checklists for the system text (dialects.skills)."""
+
+    directory: str
+    cap: int = 4000  # characters of one skill put in the prompt (--skill-cap)
+
+    def __post_init__(self) -> None:
+        if self.cap < 1:
+            raise ConfigError(f"--skill-cap must be at least 1, got {self.cap}")
+
+
+@dataclass(frozen=True)
+class GrounderConfig:
+    """``--grounder SPEC``: the model that turns the planner's ``target='…'`` into a point,
+    with its own image cap, coordinate convention, retries and endpoint."""
+
+    model: str  # a model spec, resolved from a profile when one was named
+    base_url: str | None = None
+    coords: CoordSpace = "image"
+    image_cap: Size | None = Size(1440, 810)
+    smart_resize: SmartResize = SmartResize()
+    attempts: int = 3  # tries per request (the shared retry policy's max_attempts)
+    timeout: float = 60.0  # seconds for one placement, retries included
+    price: Price | None = None  # USD per million tokens; None: cost "unknown"
+
+    def __post_init__(self) -> None:
+        if self.coords not in COORD_SPACES:
+            raise ConfigError(f"--grounder-coords must be one of {', '.join(COORD_SPACES)}, "
+                              f"got {self.coords!r}")
+        if self.attempts < 1:
+            raise ConfigError(f"--grounder-retries must leave at least 1 attempt, got "
+                              f"{self.attempts}")
+        if self.timeout <= 0:
+            raise ConfigError(f"--grounder-timeout must be positive, got {self.timeout}")
+
+
 DEFAULT_ACTION_BUDGETS: dict[str, int] = {"reload": 3, "hotkey": 20, "go_back": 20,
                                           "navigate": 20}
 
@@ -122,6 +162,17 @@ class AgentConfig:
     # The document view (webfovea.documents): PDFs and data downloads up to this size are
     # opened as pages and saved under OUT/documents/; 0 leaves them to the browser.
     max_download_mb: float = 50.0
+    skills: SkillsConfig | None = None  # --skills DIR: notes in the system text
+    grounder: GrounderConfig | None = None  # --grounder SPEC: the planner names targets
+    observation: ObservationMode = "screenshot"  # --observation (browser.marks)
+    elements_cap: int = 80  # entries of the element list (--elements-cap)
+
+    @property
+    def point_forms(self) -> frozenset[str]:
+        """What a reply may give instead of a point (actions.POINT_FORMS): ``target`` with a
+        grounder, ``mark`` with marks drawn on the observation."""
+        forms = {"target"} if self.grounder else set()
+        return frozenset(forms | ({"mark"} if "marks" in self.observation else set()))
 
     def __post_init__(self) -> None:
         if self.max_download_mb < 0:
@@ -143,3 +194,8 @@ class AgentConfig:
                               f"got {self.grounding!r}")
         if self.coords not in COORD_SPACES:
             raise ConfigError(f"--coords must be one of {', '.join(COORD_SPACES)}, got {self.coords!r}")
+        if self.observation not in OBSERVATION_MODES:
+            raise ConfigError(f"--observation must be one of {', '.join(OBSERVATION_MODES)}, "
+                              f"got {self.observation!r}")
+        if self.elements_cap < 1:
+            raise ConfigError(f"--elements-cap must be at least 1, got {self.elements_cap}")

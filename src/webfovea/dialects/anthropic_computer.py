@@ -184,7 +184,7 @@ class AnthropicComputerDialect:
 
     def body(self, obs: Observation) -> dict[str, Any]:
         return {"max_tokens": self.config.max_tokens, **self.config.sampling,
-                "system": [{"type": "text", "text": system_text(INTRO), "cache_control": CACHE}],
+                "system": [{"type": "text", "text": system_text(INTRO, obs.skills), "cache_control": CACHE}],
                 "tools": self.tools(obs), "messages": self.messages()}
 
     def messages(self) -> list[dict[str, Any]]:

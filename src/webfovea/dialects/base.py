@@ -46,6 +46,8 @@ class Observation:
     url: str
     note: str  # the note on the last step (the text dialect's one note)
     results: tuple[ActionResult, ...] = ()  # one per Call of the previous Decision, in order
+    skills: str = ""  # the task's skills section (dialects.skills): the end of the system text
+    elements: str = ""  # --observation elements: the list that goes with this screenshot
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,7 @@ class GeminiComputerDialect:
     def request(self, obs: Observation) -> dict[str, Any]:
         fill = ", fill sets a field and reads its value back" if "fill" in EXTRAS[self.vocabulary] else ""
         system = system_text(INTRO.format(fill=fill, width=obs.image.width,
-                                          height=obs.image.height))
+                                          height=obs.image.height), obs.skills)
         functions = [{"name": s.name, "description": s.description,
                       "parameters": _openapi(s.input_schema)}
                      for s in tool_schemas(EXTRAS[self.vocabulary])]

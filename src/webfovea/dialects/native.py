@@ -18,9 +18,11 @@ FINISH_RULE = "When you have the answer, call finished(content='the answer'), on
 OMITTED = "(screenshot no longer shown)"
 
 
-def system_text(intro: str) -> str:
+def system_text(intro: str, skills: str = "") -> str:
+    """The protocol's system text; ``skills`` (the task's skills section) ends it."""
     rules = "\n".join(f"{i}. {c}" for i, c in enumerate((*RULES, FINISH_RULE), 1))
-    return f"{intro}\n\nRules:\n{rules}"
+    text = f"{intro}\n\nRules:\n{rules}"
+    return f"{text}\n\n{skills}" if skills else text
 
 
 def task_text(task: str) -> str:

@@ -98,7 +98,8 @@ class OpenAIComputerDialect:
 
     def request(self, obs: Observation) -> tuple[dict[str, Any], str]:
         """This step's body and the text of its notes message."""
-        body: dict[str, Any] = {"model": self.model, "instructions": INSTRUCTIONS,
+        instructions = f"{INSTRUCTIONS}\n\n{obs.skills}" if obs.skills else INSTRUCTIONS
+        body: dict[str, Any] = {"model": self.model, "instructions": instructions,
                                 "tools": self.tools(obs.image), "truncation": "auto",
                                 "reasoning": {"summary": "concise"}, "store": True}
         if self._asked is None:
@@ -303,7 +304,7 @@ def _summary(body: Mapping[str, Any], obs: Observation, notes: str) -> dict[str,
     return {"dialect": "openai-computer", "tool": body["tools"][0]["type"],
             "previous_response_id": body.get("previous_response_id"),
             "items": [i.get("type") for i in items], "turns": len(items),
-            "system_chars": len(INSTRUCTIONS), "text_chars": len(notes),
+            "system_chars": len(body["instructions"]), "text_chars": len(notes),
             "images": [[obs.image.width, obs.image.height]] * images,
             "image_steps": [obs.step] if images else [], "turn_text": notes}
 

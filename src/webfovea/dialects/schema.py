@@ -16,6 +16,7 @@ from typing import Any
 from ..actions.keys import key_names
 from ..actions.registry import (
     DIRECTIONS,
+    FORM_FLAGS,
     REGISTRY,
     TEXT_ACTIONS,
     Action,
@@ -23,6 +24,7 @@ from ..actions.registry import (
     ArgSpec,
     ArgValue,
     Point,
+    form_args,
 )
 from ..core.errors import ParseError
 
@@ -50,21 +52,35 @@ def _property(arg: ArgSpec) -> dict[str, Any]:
     return {"type": "string"}
 
 
-def schema_for(spec: ActionSpec) -> ToolSchema:
+_FORM_PROPERTIES: dict[str, dict[str, Any]] = {
+    "target": {"type": "string", "description": "instead of the point: a short description of "
+                                                "the element, placed by a grounding model"},
+    "mark": {"type": "integer", "minimum": 1,
+             "description": "instead of the point: the number of a mark on the screenshot"},
+}
+
+
+def schema_for(spec: ActionSpec, forms: frozenset[str] = frozenset()) -> ToolSchema:
+    """``forms``: the point forms the run accepts; each point argument then becomes optional
+    beside them (one of the two is given)."""
     properties = {a.name: _property(a) for a in spec.args}
-    required = [a.name for a in spec.args if a.default is None]
+    offered = {n: f for n, f in form_args(spec).items() if f[1] in forms}
+    properties.update({n: _FORM_PROPERTIES[form] for n, (_, form) in offered.items()})
+    formed = {point for point, _ in offered.values()}
+    required = [a.name for a in spec.args if a.default is None and a.name not in formed]
     return ToolSchema(spec.name, spec.summary, {"type": "object", "properties": properties,
                                                 "required": required,
                                                 "additionalProperties": False})
 
 
-def tool_schemas(names: Iterable[str] | None = None) -> list[ToolSchema]:
+def tool_schemas(names: Iterable[str] | None = None,
+                 forms: frozenset[str] = frozenset()) -> list[ToolSchema]:
     """The text prompt's action set (or exactly ``names``, in registry order) as functions."""
     wanted = set(TEXT_ACTIONS) if names is None else set(names)
     unknown = wanted - set(REGISTRY)
     if unknown:
         raise KeyError(f"not in the action registry: {', '.join(sorted(unknown))}")
-    return [schema_for(s) for s in REGISTRY.values() if s.name in wanted]
+    return [schema_for(s, forms) for s in REGISTRY.values() if s.name in wanted]
 
 
 def _show(value: object) -> str:
@@ -91,7 +107,8 @@ def arguments_of(name: str, arguments: Mapping[str, Any] | str) -> dict[str, Any
     return dict(arguments)
 
 
-def action_from_call(name: str, arguments: Mapping[str, Any] | str) -> Action:
+def action_from_call(name: str, arguments: Mapping[str, Any] | str,
+                     forms: frozenset[str] = frozenset()) -> Action:
     """The registry action a function call names; ParseError naming the bad argument.
 
     ``navigate`` is no function of ours: only a protocol's own address bar (Gemini's
@@ -101,11 +118,23 @@ def action_from_call(name: str, arguments: Mapping[str, Any] | str) -> Action:
         valid = ", ".join(n for n, s in REGISTRY.items() if not s.navigates)
         raise _fail(f"unknown action `{_show(name)}`; the valid actions are {valid}")
     given = arguments_of(name, arguments)
-    unknown = [k for k in given if spec.arg(k) is None]
+    every = form_args(spec)
+    offered = {n: f for n, f in every.items() if f[1] in forms}
+    for key in given:
+        if key in every and key not in offered:
+            raise _fail(f"`{spec.name}.{key}` is accepted only in runs with "
+                        f"{FORM_FLAGS[every[key][1]]}; give the point", spec)
+    unknown = [k for k in given if spec.arg(k) is None and k not in offered]
     if unknown:
         raise _fail(f"`{spec.name}` got unknown argument `{_show(unknown[0])}`", spec)
     args: dict[str, ArgValue] = {}
+    formed = {point: n for n, (point, _) in offered.items() if given.get(n) is not None}
     for arg in spec.args:
+        if arg.name in formed and given.get(arg.name) is None:
+            form_name = formed[arg.name]
+            args[form_name] = _form_value(form_name, offered[form_name][1], given[form_name],
+                                          spec)
+            continue
         if arg.name not in given or given[arg.name] is None:
             if arg.default is None:
                 raise _fail(f"`{spec.name}` is missing the argument `{arg.name}`", spec)
@@ -113,6 +142,20 @@ def action_from_call(name: str, arguments: Mapping[str, Any] | str) -> Action:
             continue
         args[arg.name] = _value(arg, given[arg.name], spec)
     return Action(spec.name, args)
+
+
+def _form_value(name: str, form: str, value: object, spec: ActionSpec) -> str:
+    """A point form's value as the action keeps it: a description, or a mark's number."""
+    if form == "mark":
+        if isinstance(value, bool) or not isinstance(value, int | str) or not str(
+                value).strip().isdigit() or int(str(value).strip()) < 1:
+            raise _fail(f"`{spec.name}.{name}` must be a mark's number (1 or more), not "
+                        f"`{_show(value)}`", spec)
+        return str(int(str(value).strip()))
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(f"`{spec.name}.{name}` must describe the element in words, not "
+                    f"`{_show(value)}`", spec)
+    return " ".join(value.split())
 
 
 def _value(arg: ArgSpec, value: object, spec: ActionSpec) -> ArgValue:

@@ -32,7 +32,7 @@ from .native import (
     window_start,
 )
 from .schema import action_from_call, tool_schemas
-from .text.prompt import coordinate_text
+from .text.prompt import coordinate_text, forms_text
 
 INTRO = ("You are a web agent operating a real browser through screenshots. Each turn you see "
          "a screenshot of the page; act by calling the functions you are given (several calls "
@@ -49,12 +49,13 @@ class _Turn:
     text: str
     reply: dict[str, Any] | None = None  # the assistant message as received
     answers: list[dict[str, Any]] = field(default_factory=list)  # its tool messages
+    elements: str = ""  # --observation elements: sent with the screenshot, gone with it
 
 
-def tool_definitions() -> list[dict[str, Any]]:
+def tool_definitions(forms: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     return [{"type": "function", "function": {"name": s.name, "description": s.description,
                                               "parameters": s.input_schema}}
-            for s in tool_schemas()]
+            for s in tool_schemas(forms=forms)]
 
 
 class ToolsDialect:
@@ -66,7 +67,7 @@ class ToolsDialect:
                               f"use an openai:<model> spec, not {model.name!r}")
         self.model, self.config = model, config
         self.turns: list[_Turn] = []
-        self.tools = tool_definitions()
+        self.tools = tool_definitions(config.point_forms)
         self.offered = {t["function"]["name"] for t in self.tools}
 
     async def decide(self, obs: Observation, *, timeout: float) -> Decision:
@@ -78,8 +79,9 @@ class ToolsDialect:
             answered = self.turns and self.turns[-1].answers
             if obs.step > 1 and obs.note and not answered:
                 head += f" Feedback on your last reply: {note_text(obs.note)}"
-            self.turns.append(_Turn(obs.step, obs.image, f"{head}\n{coords}"))
-            messages = self.messages()
+            self.turns.append(_Turn(obs.step, obs.image, f"{head}\n{coords}",
+                                    elements=obs.elements))
+            messages = self.messages(obs.skills)
         started = time.monotonic()
         completion, usage = await self.model.send(
             messages, timeout=timeout, max_tokens=self.config.max_tokens,
@@ -115,7 +117,7 @@ class ToolsDialect:
                   "arguments": arguments if isinstance(arguments, str)
                   else raw_json(arguments or {})}
         return translate(str(raw.get("id") or f"call_{obs.step}_{index}"), native, obs,
-                         self.offered)
+                         self.offered, self.config.point_forms)
 
     def _answer(self, results: tuple[ActionResult, ...]) -> None:
         """The previous turn's tool messages, one per call, in the calls' order."""
@@ -126,12 +128,16 @@ class ToolsDialect:
              "content": f"Error: {note_text(r.note)}" if r.error else note_text(r.note)}
             for r in results]
 
-    def messages(self) -> list[Any]:
+    def messages(self, skills: str = "") -> list[Any]:
         start = window_start(self.turns[-1].step, self.config)
-        out: list[Any] = [{"role": "system", "content": system_text(INTRO)}]
+        intro = INTRO if not self.config.point_forms else (
+            f"{INTRO}\n\n{forms_text(self.config.point_forms)}")
+        out: list[Any] = [{"role": "system", "content": system_text(intro, skills)}]
         for turn in self.turns:
             shown = turn.step >= start
             text = turn.text if shown else f"{turn.text.rsplit(chr(10), 1)[0]}\n{OMITTED}"
+            if shown and turn.elements:
+                text = f"{text}\n{turn.elements}"
             parts: list[dict[str, Any]] = [{"type": "text", "text": text}]
             if shown:
                 parts.append({"type": "image_url", "image_url": {"url": data_url(turn.image)}})
@@ -156,7 +162,7 @@ class ToolsDialect:
 
 
 def translate(call_id: str | None, native: dict[str, Any], obs: Observation,
-              offered: set[str] | None = None) -> Call:
+              offered: set[str] | None = None, forms: frozenset[str] = frozenset()) -> Call:
     """One function call (``{name, arguments}``, arguments as sent) as a closed-set action."""
     offered = offered if offered is not None else {t.name for t in tool_schemas()}
     name, arguments = str(native.get("name") or ""), native.get("arguments") or ""
@@ -164,7 +170,7 @@ def translate(call_id: str | None, native: dict[str, Any], obs: Observation,
         if name not in offered:
             raise ParseError(f"Malformed tool call: unknown function `{name[:60]}`; the "
                              f"functions are {', '.join(sorted(offered))}.")
-        action = _inside(action_from_call(name, arguments), obs)
+        action = _inside(action_from_call(name, arguments, forms), obs)
     except ParseError as e:
         return Call(call_id, native, None, str(e))
     return Call(call_id, native, action)

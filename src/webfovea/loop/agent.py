@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from ..actions.geometry import model_space
+from ..actions.geometry import ModelSpace, model_space
 from ..answers.gate import Answered, AnswerGate
 from ..browser import feedback, fingerprint
 from ..browser.capture import FrameText, Screen, capture, frame_texts, joined, png_size
@@ -16,19 +16,22 @@ from ..browser.document_view import DocumentView
 from ..browser.domain_lock import DomainLock
 from ..browser.errors import translated
 from ..browser.executor import Executor, safe_execute
+from ..browser.marks import Mark, Marker, centres, draw, elements_text
 from ..browser.session import BrowserSession, Tabs
 from ..core.config import AgentConfig
 from ..core.errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
 from ..core.stages import Stages, stage
 from ..core.task import Task
 from ..core.text import well_formed
-from ..dialects import factory, make_dialect
+from ..dialects import factory, make_dialect, skills
 from ..dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
+from ..dialects.grounder import Grounder
 from ..models.base import Model, SentImage, Usage
 from ..rundir import events
 from ..rundir.store import TrajectoryWriter
 from ..rundir.trajectory import ResultRecord, StepRecord, UsageRecord
 from ..snapshot.session import SiteSession
+from . import points
 from .guard import Guard
 
 
@@ -82,9 +85,12 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
                                                  documents=documents)
                 await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
                                 settle_cap=config.settle_cap)
+            run = _Run(task, speaker, tabs, guard, lock, writer, result,
+                       host_rules=session.config.host_rules)
             try:
-                await _Run(task, speaker, tabs, guard, lock, writer, result).loop()
+                await run.loop()
             finally:
+                await run.aclose()
                 if dialect is None:
                     await speaker.aclose()
     except WebfoveaError as e:
@@ -133,12 +139,24 @@ class _Run:
     note: str = ""
     results: tuple[ActionResult, ...] = ()  # the last decision's, answered by the dialect
     usage: Usage = field(default_factory=Usage)
+    host_rules: tuple[str, ...] = ()  # the browser's (a suite oracle grounder finds its lane)
 
     def __post_init__(self) -> None:
         self.config: AgentConfig = self.guard.config
         self.executor = Executor(self.tabs, self.config,
                                  policy=self.lock.policy if self.lock else None)
         self.answers = AnswerGate(self.config, self.task.instruction, self.writer)
+        picked = skills.skills_for(self.task, self.config.skills) if self.config.skills else ()
+        self.skills = skills.section(picked)  # the same text at every step: the cache prefix
+        self.result.skills = [s.record() for s in picked]
+        self.grounder = Grounder(self.config.grounder, host_rules=self.host_rules
+                                 ) if self.config.grounder else None
+        self.marker = Marker()
+        self.marks: list[Mark] = []  # this step's numbered elements (--observation)
+
+    async def aclose(self) -> None:
+        if self.grounder is not None:
+            await self.grounder.aclose()
 
     async def loop(self) -> None:
         step = 0
@@ -151,7 +169,7 @@ class _Run:
             except asyncio.TimeoutError:
                 raise TimeLimit(f"the time limit ran out during step {step}") from None
             self.writer.append_step(record)
-            self.result.steps, self.result.usage = step, self.usage_record(self.usage)
+            self.result.steps, self.result.usage = step, self.usage_by_role()
             self.writer.write_result(self.result)
             events.emit(events.StepEvent("step_done", self.result.task_id, step, record,
                                          self.result.usage))
@@ -170,7 +188,7 @@ class _Run:
 
     async def _step(self, step: int) -> StepRecord:
         t0 = time.monotonic()
-        screen = await self.capture()
+        screen = await self.observe(await self.capture())
         # Written in a thread while the model thinks: the disk is not on the step's path.
         saving = asyncio.ensure_future(asyncio.to_thread(self.writer.write_screen, step,
                                                          screen.png))
@@ -198,14 +216,17 @@ class _Run:
         with stage("prompt"):
             space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
             sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
+        elements = elements_text(self.marks, screen.page, screen.sent, self.config.elements_cap
+                                 ) if "elements" in self.config.observation else ""
         obs = Observation(step, self.task.instruction, sent, space, screen.page, screen.url,
-                          self.note, self.results)
+                          self.note, self.results, skills=self.skills, elements=elements)
         record = StepRecord(step=step, started_at=time.time(), url=screen.url, title=screen.title,
                             screenshot=self.writer.screen_path(step),
                             sent_size=(screen.sent.width, screen.sent.height),
                             page_size=(screen.page.width, screen.page.height),
                             scroll_offset=screen.offset, zoom=screen.zoom,
-                            model_size=(space.width, space.height))
+                            model_size=(space.width, space.height),
+                            element_marks=[m.to_json() for m in self.marks])
         # The page's text is recorded for answer grounding while the model thinks.
         decision, _ = await asyncio.gather(self.dialect.decide(obs, timeout=self.guard.remaining()),
                                            self.answers.record_page(step, self.tabs))
@@ -241,6 +262,19 @@ class _Run:
         record.guardrail = "safety_check"
         return True
 
+    async def observe(self, screen: Screen) -> Screen:
+        """The screen as the model gets it (and screens/ keeps it): with marks drawn under
+        ``--observation marks*``; the elements are collected for marks and lists alike."""
+        mode = self.config.observation
+        if mode == "screenshot":
+            return screen
+        with stage("marks"), translated():
+            self.marks = await self.marker.collect(self.tabs.page)
+            if "marks" in mode:
+                drawn, _ = await asyncio.to_thread(draw, screen.png, self.marks, screen.page)
+                screen = replace(screen, png=drawn)
+        return screen
+
     async def capture(self) -> Screen:
         """The screen; a page too busy to paint (an endless ``confirm()`` loop, a spinning
         script) is waited on, so the task's time limit ends it, not a screenshot timeout."""
@@ -250,6 +284,17 @@ class _Run:
             except PageTimeout:
                 if self.tabs.gone():
                     raise
+
+    def usage_by_role(self) -> UsageRecord:
+        """The planner's usage (the totals, as ever) with every role's beside it."""
+        total = self.usage_record(self.usage)
+        roles = {"planner": total.model_copy()}
+        if self.grounder is not None:
+            roles["grounder"] = self.grounder.usage_record()
+        if self.result.verifier is not None:
+            roles["verifier"] = self.result.verifier.usage
+        total.by_role = roles
+        return total
 
     def usage_record(self, usage: Usage) -> UsageRecord:
         price = self.config.price
@@ -314,15 +359,29 @@ class _Run:
             return feedback.refused(refusal.guardrail, refusal.note)
         if action.spec.ends_task:
             return await self.answer(action.text("content"), record)
+        resolved = await points.resolve(
+            action, screen, self.space(screen), self.tabs, grounder=self.grounder,
+            marks=centres(self.marks, screen.page, self.space(screen))
+            if "marks" in self.config.observation else None, time_left=self.guard.remaining())
+        record.point_forms.extend(resolved.forms)
+        if resolved.action is None:
+            assert resolved.failure is not None
+            return resolved.failure
+        action = resolved.action
         blocked_before = len(self.lock.blocked) if self.lock else 0
         with stage("execute"):
             note = await safe_execute(self.executor, action, screen)
+        if resolved.said:
+            note.text = f"{resolved.said} {note.text}"
         if self.lock and len(self.lock.blocked) > blocked_before:
             note.guardrail = note.guardrail or "domain_lock"
         escalation = self.guard.after(action, note.outcome, note.page_points)
         if escalation:
             note.text = f"{note.text} {escalation}"
         return note
+
+    def space(self, screen: Screen) -> ModelSpace:
+        return model_space(screen.sent, self.config.coords, self.config.smart_resize)
 
     async def answer(self, content: str, record: StepRecord) -> feedback.Note:
         """The answer with its evidence (the page as it was when the answer was given),

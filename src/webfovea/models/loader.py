@@ -4,20 +4,22 @@ from __future__ import annotations
 
 from webfovea.core.errors import ConfigError
 from webfovea.models.base import Model
+from webfovea.models.retry import RetryPolicy
 
 ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "gemini:<model>", "scripted:<file>", "oracle",
-                  "oracle:provider-resize")
+                  "oracle:provider-resize", "oracle:targets", "oracle:grounder")
 
 PROVIDERS = ("openai", "anthropic", "gemini")
 
 
 def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0,
-               host_rules: tuple[str, ...] = ()) -> Model:
+               host_rules: tuple[str, ...] = (), retry: RetryPolicy | None = None) -> Model:
     """The model client for ``spec``; ConfigError listing the accepted forms when it is bad.
 
     Only the part before the first colon names the kind, so model names that contain
     colons (Ollama's ``qwen2.5vl:7b``) pass through intact. ``host_rules``: the browser's,
-    from which the oracle finds its suite lane when no ``base_url`` is given.
+    from which the oracle finds its suite lane when no ``base_url`` is given. ``retry``: a
+    provider client's retry policy (default: the shared one's defaults).
     """
     kind, _, rest = spec.strip().partition(":")
     if kind in PROVIDERS and base_url is not None:
@@ -25,7 +27,7 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
 
         check_base_url(base_url)
     if kind in PROVIDERS and rest:
-        return _provider_model(kind, rest, base_url=base_url, timeout=timeout)
+        return _provider_model(kind, rest, base_url=base_url, timeout=timeout, retry=retry)
     if kind == "oracle":
         from webfovea.models.oracle import oracle_from_spec
 
@@ -40,16 +42,17 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
     raise ConfigError(f"bad model spec {spec!r}: use one of {', '.join(ACCEPTED_FORMS)}")
 
 
-def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: float) -> Model:
+def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: float,
+                    retry: RetryPolicy | None) -> Model:
     # The SDKs load lazily: importing both costs ~3 s, which scripted and oracle runs skip.
     if kind == "openai":
         from webfovea.models.openai_compat import OpenAICompatModel
 
-        return OpenAICompatModel(name, base_url=base_url, timeout=timeout)
+        return OpenAICompatModel(name, base_url=base_url, timeout=timeout, retry=retry)
     if kind == "gemini":
         from webfovea.models.gemini import GeminiModel
 
-        return GeminiModel(name, base_url=base_url, timeout=timeout)
+        return GeminiModel(name, base_url=base_url, timeout=timeout, retry=retry)
     from webfovea.models.anthropic import AnthropicModel
 
-    return AnthropicModel(name, base_url=base_url, timeout=timeout)
+    return AnthropicModel(name, base_url=base_url, timeout=timeout, retry=retry)

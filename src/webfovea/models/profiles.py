@@ -158,6 +158,11 @@ def resolve_other(given: str, base_url: str | None, config: ConfigFile
     return spec, None if url is None else str(url), find_price(spec, config.prices)
 
 
+def profile_of(given: str, config: ConfigFile) -> Mapping[str, Any]:
+    """The profile a second model's spec names (empty for a plain spec)."""
+    return _profile(given, config)[1]
+
+
 def _first(ns: argparse.Namespace, env: Mapping[str, str], config: ConfigFile, key: str,
            profile: Mapping[str, Any]) -> Any:
     flag = getattr(ns, key, None)

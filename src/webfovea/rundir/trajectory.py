@@ -25,6 +25,9 @@ class UsageRecord(BaseModel):
     retries: int = 0
     reasoning_tokens: int = 0  # of output_tokens: a reasoning model's hidden thinking
     cost: float | None = None  # USD under the run's price; None when the price is unknown
+    # result.json only: the same per model role (planner, grounder, verifier); the totals
+    # above stay the planner's, as before roles existed.
+    by_role: dict[str, UsageRecord] = Field(default_factory=dict)
 
     @property
     def prompt_tokens(self) -> int:
@@ -71,6 +74,12 @@ class StepRecord(BaseModel):
     # page_points}. Empty for the text dialect.
     calls: list[dict[str, Any]] = Field(default_factory=list)
     acknowledged_safety_checks: list[dict[str, Any]] = Field(default_factory=list)
+    # Point forms the step's actions gave (loop.points): {arg, form, given, point, grounder:
+    # the grounder's call (request_bytes, raw, point, seconds, usage, error) for a target}.
+    point_forms: list[dict[str, Any]] = Field(default_factory=list)
+    # --observation marks*/elements: the numbered elements of this step's observation
+    # ({number, role, name, value, tag, box in page CSS px, frame}); screens/ has them drawn.
+    element_marks: list[dict[str, Any]] = Field(default_factory=list)
 
 
 GroundingStatus = Literal["grounded", "partly_grounded", "ungrounded", "not_checked"]
@@ -164,6 +173,16 @@ class DocumentRecord(BaseModel):
     note: str = ""  # the sentence the agent was told
 
 
+class SkillRecord(BaseModel):
+    """One skill put in the task's system text (``--skills``)."""
+
+    kind: Literal["all", "site", "task"]
+    path: str  # relative to the skills directory
+    sha256: str  # of the file as read
+    chars: int = 0  # of the file's text
+    truncated: bool = False  # cut to --skill-cap in the prompt
+
+
 class ResultRecord(BaseModel):
     """``result.json``: how a task ended (status, answer, evidence), its steps, time, usage
     and settings; rewritten after every step, so it never says ``running`` after an end."""
@@ -189,3 +208,4 @@ class ResultRecord(BaseModel):
     grounding: GroundingRecord | None = None  # None: no answer given
     documents: list[DocumentRecord] = Field(default_factory=list)  # PDFs and data files met
     verifier: VerifierRecord | None = None  # None: no verifier ran
+    skills: list[SkillRecord] = Field(default_factory=list)  # --skills: those put in the prompt

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..console import inputs
 from ..console.interrupts import Interrupted
 from ..console.options import BenchOptions, BenchSettings, add_dialect_options
-from ..core.config import GROUNDING_POLICIES
+from ..core.config import COORD_SPACES, GROUNDING_POLICIES, OBSERVATION_MODES
 from ..core.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -82,6 +82,12 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
                    help="rejections before an answer stands as disputed (default 2)")
     p.add_argument("--verifier-timeout", type=float, metavar="S",
                    help="seconds for one verdict (default 120)")
+    p.add_argument("--grounder", metavar="SPEC", help="a model that places the planner's "
+                   "target='…' (oracle:grounder with --model oracle:targets)")
+    p.add_argument("--grounder-coords", choices=COORD_SPACES, help="the grounder's coordinates")
+    p.add_argument("--observation", choices=OBSERVATION_MODES,
+                   help="screenshot (default), marks, elements, marks+elements")
+    p.add_argument("--skills", metavar="DIR", help="site notes and task checklists")
 
 
 def cmd_suite(ns: argparse.Namespace) -> int:
@@ -148,6 +154,10 @@ class SuiteOptions:
     verifier_base_url: str | None = None
     verifier_rejections: int | None = None
     verifier_timeout: float | None = None
+    grounder: str | None = None
+    grounder_coords: str | None = None
+    observation: str | None = None
+    skills: str | None = None
 
     @classmethod
     def from_args(cls, ns: argparse.Namespace) -> SuiteOptions:
@@ -183,7 +193,7 @@ def run_suite(options: SuiteOptions) -> int:
                                       ("dialect_version", options.dialect_version),
                                       ("acknowledge_safety_checks",
                                        options.acknowledge_safety_checks or None),
-                                      *_answer_checks(options))
+                                      *_answer_checks(options), *_roles(options))
                     if v is not None}}
         try:
             return run_bench(BenchOptions(
@@ -201,6 +211,12 @@ def _answer_checks(options: SuiteOptions) -> tuple[tuple[str, object], ...]:
             ("verifier_base_url", options.verifier_base_url),
             ("verifier_rejections", options.verifier_rejections),
             ("verifier_timeout", options.verifier_timeout))
+
+
+def _roles(options: SuiteOptions) -> tuple[tuple[str, object], ...]:
+    """The grounder, the observation mode and the skills (issue 33), passed on as given."""
+    return (("grounder", options.grounder), ("grounder_coords", options.grounder_coords),
+            ("observation", options.observation), ("skills", options.skills))
 
 
 def resume_command(options: SuiteOptions) -> str:

@@ -40,8 +40,8 @@ class NextMove:
     def action(self) -> Action:
         return to_action(self.move, scale_x=self.scale_x, scale_y=self.scale_y)
 
-    def reply(self) -> str:
-        return reply_text(self.move, scale_x=self.scale_x, scale_y=self.scale_y)
+    def reply(self, *, targets: bool = False) -> str:
+        return reply_text(self.move, scale_x=self.scale_x, scale_y=self.scale_y, targets=targets)
 
 
 def read_layout(payload: str | bytes) -> Layout:

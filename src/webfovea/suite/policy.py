@@ -35,6 +35,7 @@ class Move:
     text: str = ""  # select: option; fill: content; find_text/read_text: text; finished: answer
     direction: Literal["up", "down"] | None = None
     thought: str = ""
+    target: str = ""  # the element's data-fovea id: what the oracle names with target='…'
 
 
 class PlanRunner:
@@ -127,13 +128,14 @@ class PlanRunner:
         point = el.centre
         if isinstance(step, Select):
             return Move("select", point, step.option, thought=self._thought(
-                f"choose '{step.option}' in the dropdown"))
+                f"choose '{step.option}' in the dropdown"), target=el.id)
         if isinstance(step, Fill):
             content = step.text + ("\n" if step.submit else "")
             return Move("fill", point, content, thought=self._thought(
-                f"type '{step.text}'" + (" and press Enter" if step.submit else "")))
+                f"type '{step.text}'" + (" and press Enter" if step.submit else "")),
+                target=el.id)
         kind: MoveKind = "hover" if isinstance(step, Hover) else "click"
-        return Move(kind, point, thought=self._thought(f"{kind} on {step.target}"))
+        return Move(kind, point, thought=self._thought(f"{kind} on {step.target}"), target=el.id)
 
     def _reveal(self, el: Element | None, layout: Layout, target: str) -> Move:
         """Scroll toward an element outside the viewport, or wait for one not shown yet."""
@@ -146,11 +148,17 @@ class PlanRunner:
             f"scroll {direction} to bring {target} into view"))
 
 
-def to_action(move: Move, *, scale_x: float, scale_y: float) -> Action:
+TARGET = "the element {id}"  # how the oracle names an element for a grounder
+
+
+def to_action(move: Move, *, scale_x: float, scale_y: float, targets: bool = False) -> Action:
     """The move as a registry action, its point scaled from page CSS pixels to the image space
-    the model answers in (scale = image size / viewport size, both measured)."""
+    the model answers in (scale = image size / viewport size, both measured). ``targets``:
+    an element's point is named instead (``target='the element <id>'``, for a grounder)."""
     args: dict[str, ArgValue] = {}
-    if move.point is not None:
+    if targets and move.target:
+        args["target"] = TARGET.format(id=move.target)
+    elif move.point is not None:
         args["start_box"] = Point(round(move.point[0] * scale_x), round(move.point[1] * scale_y))
     if move.kind == "select":
         args["option"] = move.text
@@ -167,7 +175,7 @@ def to_action(move: Move, *, scale_x: float, scale_y: float) -> Action:
     return Action(move.kind, args)
 
 
-def reply_text(move: Move, *, scale_x: float, scale_y: float) -> str:
+def reply_text(move: Move, *, scale_x: float, scale_y: float, targets: bool = False) -> str:
     """The move phrased as a model reply in the reply grammar."""
-    action = to_action(move, scale_x=scale_x, scale_y=scale_y)
+    action = to_action(move, scale_x=scale_x, scale_y=scale_y, targets=targets)
     return f"Thought: {move.thought}\nAction: {action.source()}"

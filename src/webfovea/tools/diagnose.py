@@ -26,10 +26,11 @@ from ..rundir.trajectory import StepRecord
 from .replay import compare_step
 
 # "correct" is no stage: it is what a task scored correct is called (``--all``).
-Stage = Literal["parse", "execute", "feedback", "observe", "guardrails", "model", "crash",
-                "decision", "correct"]
-STAGES: tuple[Stage, ...] = ("parse", "execute", "feedback", "observe", "guardrails", "model",
-                             "crash", "decision", "correct")
+Stage = Literal["parse", "grounding", "execute", "feedback", "observe", "guardrails", "model",
+                "crash", "decision", "correct"]
+# grounding: the grounder (--grounder) placing the planner's target='…' (issue 33).
+STAGES: tuple[Stage, ...] = ("parse", "grounding", "execute", "feedback", "observe",
+                             "guardrails", "model", "crash", "decision", "correct")
 # Statuses that end a run before any stage can be judged: the site, the browser, the harness,
 # or a process killed mid-task (its result still says "running").
 CRASHES = ("unreachable", "browser_error", "harness_error", "running")
@@ -98,7 +99,7 @@ def diagnose_task(task: TaskRun) -> TaskDiagnosis:
 
 
 def _step_findings(r: StepRecord) -> list[Finding]:
-    checks = (_parse, _execute, _frame_feedback, _guardrail)
+    checks = (_parse, _grounding, _execute, _frame_feedback, _guardrail)
     return [Finding(stage, r.step, text, strong) for check in checks
             for stage, text, strong in check(r)]
 
@@ -135,9 +136,27 @@ def _reread(r: StepRecord) -> str:
     return f"the run executed {change.before}, but the current parser reads {change.after}"
 
 
+def _grounding(r: StepRecord) -> Check:
+    """The grounder could not place a target (strong), or placed it where the action changed
+    nothing (weak: the planner may have named the wrong element)."""
+    out: Check = []
+    for form in r.point_forms:
+        call = form.get("grounder")
+        if not call:
+            continue
+        if call.get("error"):
+            out.append(("grounding", _short(r.note), True))
+        elif r.outcome == "no_change":
+            out.append(("grounding", f"the grounder put {form['given']!r} at "
+                                     f"{tuple(form.get('point') or ())}, and the action changed "
+                                     f"nothing: {_short(r.note)}", False))
+    return out
+
+
 def _execute(r: StepRecord) -> Check:
     out: Check = []
-    if r.outcome == "error":
+    if r.outcome == "error" and not any((f.get("grounder") or {}).get("error")
+                                        for f in r.point_forms):
         out.append(("execute", _short(r.note), True))
     if r.guardrail == "image_bounds":
         out.append(("execute", f"the point was refused: {_short(r.note)}", True))
@@ -163,8 +182,11 @@ def _mapping_mismatch(r: StepRecord) -> str:
     spec = REGISTRY[r.action["name"]]
     names = [a.name for a in spec.args if a.kind == "point"]
     space, page = ModelSpace(*r.model_size), Size(*r.page_size)
+    formed = {f["arg"]: f["point"] for f in r.point_forms if f.get("point")}
     for name, got in zip(names, r.page_points, strict=False):
-        x, y = r.action[name]
+        if name not in r.action and name not in formed:
+            return ""
+        x, y = r.action.get(name) or formed[name]
         try:
             want = to_page(Point(x, y), space=space, page=page)
         except OutsideImage:

@@ -70,8 +70,10 @@ def replay(run_dir: Path, *, parse: ParseFn = parse_reply) -> ReplayReport:
 
 def compare_step(task: str, record: StepRecord, parse: ParseFn) -> ReplayChange | None:
     """How ``parse`` reads the step's reply differently from the run, or None if alike."""
+    # A step that gave point forms (target=, mark=) ran with them enabled: read it so again.
+    forms = frozenset(str(f["form"]) for f in record.point_forms)
     try:
-        parsed = parse(record.raw_reply)
+        parsed = parse_reply(record.raw_reply, forms) if forms else parse(record.raw_reply)
     except ParseError as e:
         if record.action is None:
             return None  # failed then, fails now: the same step either way

@@ -132,7 +132,12 @@ def marks(s: StepRecord) -> dict[str, Any] | None:
     names = [a.name for a in spec.args if a.kind == "point"]
     if not names:
         return None
-    points = [(s.action[n][0] * sw / mw, s.action[n][1] * sh / mh) for n in names]
+    # A point form (target=, mark=) drew its point from the grounder or the mark.
+    given = {f["arg"]: f["point"] for f in s.point_forms if f.get("point")}
+    values = [s.action.get(n) or given.get(n) for n in names]
+    if any(v is None for v in values):
+        return None  # a form that was never placed: nothing to draw
+    points = [(v[0] * sw / mw, v[1] * sh / mh) for v in values if v is not None]
     landed = [(x * sw / pw, y * sh / ph) for x, y in s.page_points]
     moved = any(abs(a - b) > _LANDED_TOLERANCE
                 for p, q in zip(points, landed, strict=False) for a, b in zip(p, q, strict=True))

@@ -297,6 +297,7 @@
         ["time", fmt.secs(t.elapsed)],
         ["tokens", `${tokens(t.usage)} · ${t.usage.calls} calls · ${t.usage.retries} retries`],
         ["cost", t.cost === null || t.cost === undefined ? null : fmt.cost(t.cost)],
+        ["by role", byRole(t.usage.by_role)],
         ["error", t.error],
       ]),
       el("p", { cls: "keys", text: "Keys: j / → next step, k / ← previous, r raw reply, " +
@@ -305,6 +306,25 @@
         "that differs; blue dashed boxes: what changed on screen since the previous step. " +
         "Click a screenshot for full size; the address follows the step, so it can be linked." }),
     ];
+  }
+
+  // usage.by_role (planner, grounder, verifier): shown only when a run had more than one role.
+  function byRole(roles) {
+    const names = Object.keys(roles || {});
+    if (names.length < 2) return null;
+    return names.map((r) => `${r}: ${tokens(roles[r])} · ${roles[r].calls} calls` +
+      (roles[r].cost === null || roles[r].cost === undefined ? "" : ` · ${fmt.cost(roles[r].cost)}`)).join("; ");
+  }
+
+  function pointForms(forms) {
+    if (!forms || !forms.length) return null;
+    return forms.map((f) => {
+      const g = f.grounder;
+      const where = f.point ? `(${f.point.map((v) => Math.round(v)).join(", ")})` : "not placed";
+      const said = g ? ` · grounder replied ${JSON.stringify(g.raw)} in ${fmt.secs(g.seconds)}` +
+        (g.error ? ` · ${g.error}` : "") : "";
+      return `${f.form}='${f.given}' → ${where}${said}`;
+    }).join("; ");
   }
 
   function answerSection(t, checks) {
@@ -432,6 +452,7 @@
       blame(diagnosis, s.step),
       facts([
         ["action", action],
+        ["point forms", pointForms(s.point_forms)],
         ["landed", s.page_points.length ? s.page_points.map(([x, y]) => `(${x}, ${y})`).join(" → ") +
           " page px" : null],
         ["guardrail", s.guardrail ? el("span", { cls: "refused", text: `refused by ${s.guardrail}` })

@@ -44,11 +44,13 @@ class TextDialect:
         with stage("prompt"):
             coords = coordinate_text(obs.space, obs.image.width, obs.image.height,
                                      self.config.coords)
+            if obs.elements:  # it describes this screenshot: it leaves the window with it
+                coords = f"{coords}\n{obs.elements}"
             oldest = first_shown(obs.step, self.config)
             self.shown = [s for s in [*self.shown, Shown(obs.step, obs.image, coords)]
                           if s.step >= oldest]
             request = build_request(task=obs.task, config=self.config, history=self.history,
-                                    shown=self.shown, note=obs.note)
+                                    shown=self.shown, note=obs.note, skills=obs.skills)
         started = time.monotonic()
         reply = await self.model.complete(request, timeout=timeout)
         summary = sent_summary(request)
@@ -61,7 +63,7 @@ class TextDialect:
                             model_seconds=time.monotonic() - started)
         try:
             with stage("parse"):
-                parsed = parse_reply(reply.text)
+                parsed = parse_reply(reply.text, self.config.point_forms)
         except ParseError as e:
             decision.parse_error = str(e)
             self._asked = _Asked(obs.step, "", "")

@@ -16,7 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from webfovea.actions.keys import key_names
-from webfovea.actions.registry import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
+from webfovea.actions.registry import (
+    DIRECTIONS,
+    FORM_FLAGS,
+    TEXT_ACTIONS,
+    Action,
+    ActionSpec,
+    ArgSpec,
+    ArgValue,
+    Point,
+    form_args,
+)
 from webfovea.core import faults
 from webfovea.core.errors import ParseError
 
@@ -73,8 +83,9 @@ _NUM_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _EXAMPLE = "Reply with `Thought: ...` then one `Action: click(start_box='(x,y)')`."
 
 
-def parse_reply(text: str) -> ParsedReply:
-    """The first Thought/Action pair of ``text``; raises only :class:`ParseError`."""
+def parse_reply(text: str, forms: frozenset[str] = frozenset()) -> ParsedReply:
+    """The first Thought/Action pair of ``text``; raises only :class:`ParseError`.
+    ``forms``: the point forms the run accepts instead of a point (``target``, ``mark``)."""
     if not isinstance(text, str):
         raise _fail("the reply is not text")
     stripped: list[str] = []
@@ -82,7 +93,7 @@ def parse_reply(text: str) -> ParsedReply:
     marker = _find_action(clean)
     thought = _thought(clean, marker.start(), stripped)
     spec, raw, end = _Reader(clean, marker.end()).call()
-    action = _build(spec, raw, stripped)
+    action = _build(spec, raw, stripped, forms)
     _discard(clean[end:], stripped)
     return ParsedReply(thought=thought, action=action, stripped=tuple(stripped))
 
@@ -252,11 +263,20 @@ def _lookup(name: str) -> ActionSpec:
     return spec
 
 
-def _build(spec: ActionSpec, raw: Sequence[tuple[str, str]], stripped: list[str]) -> Action:
+def _build(spec: ActionSpec, raw: Sequence[tuple[str, str]], stripped: list[str],
+           forms: frozenset[str] = frozenset()) -> Action:
     counts = Counter(name for name, _ in raw)
-    unknown = [n for n in counts if spec.arg(n) is None]
+    offered = {n: f for n, f in form_args(spec).items() if f[1] in forms}
+    for name in counts:
+        if name in form_args(spec) and name not in offered:
+            form = form_args(spec)[name][1]
+            raise _fail(f"`{name}=` is accepted only in runs with {FORM_FLAGS[form]}; give the "
+                        "point", spec)
+    unknown = [n for n in counts if spec.arg(n) is None and n not in offered]
     repeated = [n for n, c in counts.items() if c > 1]
-    missing = [a.name for a in spec.args if a.name not in counts and a.default is None]
+    formed = {point for n, (point, _) in offered.items() if n in counts}
+    missing = [a.name for a in spec.args
+               if a.name not in counts and a.default is None and a.name not in formed]
     labelled = (("unknown", unknown), ("repeated", repeated), ("missing", missing))
     said = "; ".join(f"{label} argument {_names(names)}" for label, names in labelled if names)
     if said:
@@ -268,7 +288,22 @@ def _build(spec: ActionSpec, raw: Sequence[tuple[str, str]], stripped: list[str]
             args[a.name] = _convert(a, values[a.name], spec, stripped)
         elif a.default is not None:  # an optional argument the model left out
             args[a.name] = a.default
+    for name, (point, form) in offered.items():
+        if name in values and point not in args:  # a point given as well is obeyed
+            args[name] = _form(name, form, values[name], spec, stripped)
     return Action(spec.name, args)
+
+
+def _form(name: str, form: str, value: str, spec: ActionSpec, stripped: list[str]) -> str:
+    """A point form's value: a description (target) or a mark's number (mark)."""
+    text = " ".join(_scrub(value, TOKEN_PATTERN, stripped).split())
+    if form == "mark":
+        if not text.isdigit() or int(text) < 1:
+            raise _fail(f"`{name}` must be a mark's number such as 3, not `{_show(value)}`", spec)
+        return str(int(text))
+    if not text:
+        raise _fail(f"`{name}` must describe the element, e.g. 'the blue Search button'", spec)
+    return text
 
 
 def _names(names: Sequence[str]) -> str:

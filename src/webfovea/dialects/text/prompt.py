@@ -72,14 +72,36 @@ def clip(text: str, limit: int) -> str:
     return f"{text[:limit]} … and {len(text) - limit:,} more characters"
 
 
-def system_text() -> str:
+FORM_RULES = {
+    "target": ("Name the element instead of giving its coordinates: wherever an action takes a "
+               "point, write target='a short description of the element' (end_target= for "
+               "drag's end), e.g. click(target='the blue Search button'), "
+               "fill(target='the search box', content='shoes'). A grounding model places it "
+               "on the current screenshot; the feedback says where and on what."),
+    "mark": ("Numbered labels mark the page's interactive elements on the screenshot: wherever "
+             "an action takes a point you may write mark=N (end_mark= for drag's end), e.g. "
+             "click(mark=3)."),
+}
+
+
+def forms_text(forms: frozenset[str]) -> str:
+    """The rules for the point forms a run accepts ('' for none: the prompt is unchanged)."""
+    return "\n".join(FORM_RULES[f] for f in sorted(forms))
+
+
+def system_text(skills: str = "", forms: frozenset[str] = frozenset()) -> str:
+    """The system text; ``skills`` (the task's skills section, constant for the task) ends it;
+    ``forms``: the point forms the run accepts, said after the rules."""
     rules = "\n".join(f"{i}. {c}" for i, c in enumerate(CONSTRAINTS, 1))
-    return (
+    if forms:
+        rules += f"\n\nPoints:\n{forms_text(forms)}"
+    text = (
         "You are a web agent operating a real browser through screenshots. Each turn you see "
         "screenshots of the page and reply in this format:\n"
         "Thought: <your reasoning>\nAction: <one action>\n\n"
         f"Actions:\n{action_space_text()}\n\nRules:\n{rules}"
     )
+    return f"{text}\n\n{skills}" if skills else text
 
 
 def coordinate_text(space: ModelSpace, sent_w: int, sent_h: int, coords: str) -> str:
@@ -108,7 +130,7 @@ def first_shown(step: int, config: AgentConfig) -> int:
 
 
 def build_request(*, task: str, config: AgentConfig, history: Sequence[HistoryItem],
-                  shown: Sequence[Shown], note: str) -> ModelRequest:
+                  shown: Sequence[Shown], note: str, skills: str = "") -> ModelRequest:
     """The request for the step after ``history``; ``shown``: the screenshots from
     :func:`first_shown` on, oldest first, the last one the page now."""
     step = shown[-1].step
@@ -120,7 +142,8 @@ def build_request(*, task: str, config: AgentConfig, history: Sequence[HistoryIt
     else:
         turns = _block_turns(task, history, window, config.history_block)
         cache_system = True
-    return ModelRequest(system=system_text(), turns=turns, max_tokens=config.max_tokens,
+    return ModelRequest(system=system_text(skills, config.point_forms), turns=turns,
+                        max_tokens=config.max_tokens,
                         task=task, step=step, note=note, cache_system=cache_system,
                         sampling=dict(config.sampling))
 
