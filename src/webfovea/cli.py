@@ -105,12 +105,12 @@ async def run_one(task: Task, options: RunOptions, out: Path, *,
     ``record_preflight``: a pre-flight that ends the run still writes ``out``'s result.json."""
     from .agent import run_task
     from .browser.session import BrowserSession
-    from .models.loader import load_model
+    from .models.loader import load_model, retry_policy
     from .snapshot.session import check_snapshot
 
     check_snapshot(options.agent.site)
     model = load_model(options.model, base_url=options.base_url,
-                       host_rules=options.browser.host_rules)
+                       host_rules=options.browser.host_rules, retry=retry_policy(options.agent))
     try:
         await _preflight(task, options, model.name, out if record_preflight else None)
         async with BrowserSession(options.browser) as session:

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .ablations import check as check_ablate
 from .domains import normalise_domain
 from .errors import ConfigError
 from .sites import SiteOptions
@@ -119,8 +120,10 @@ class AgentConfig:
     acknowledge_safety_checks: bool = False  # else a vendor's safety check ends needs_confirmation
     grounding: GroundingPolicy = "challenge"  # webfovea.answers: check answers against page text
     verifier: VerifierConfig | None = None
+    ablate: frozenset[str] = frozenset()  # fixes turned off (webfovea.ablations, --ablate)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "ablate", check_ablate(self.ablate))
         if self.max_steps < 1:
             raise ConfigError(f"--max-steps must be at least 1, got {self.max_steps}")
         if self.time_limit <= 0:

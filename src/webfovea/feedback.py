@@ -19,6 +19,7 @@ from .evidence import Change, Comparison, Effect, PageEvent, Target
 from .trajectory import Outcome
 
 NO_CHANGE = "no detectable change"
+NAIVE_NOTE = "Done."  # every note, with the "feedback" fix ablated (webfovea.ablations)
 MAX_PHRASES = 4
 
 _PAGE_WORDS = {

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from . import inputs, profiles
+from .ablations import ABLATIONS, parse_ablate
 from .actions import REGISTRY
 from .config import (
     COORD_SPACES,
@@ -65,6 +66,13 @@ class RunFlags:
     verifier_base_url: str | None = None
     verifier_rejections: int = 2
     verifier_timeout: float = 120.0
+    ablate: tuple[str, ...] = ()  # fixes turned off (webfovea.ablations)
+
+    def __post_init__(self) -> None:
+        # One spelling, the registry's order: `--ablate enter,ratio` and `--ablate ratio
+        # --ablate enter` are the same settings (a resumed bench compares them).
+        chosen = parse_ablate(self.ablate)
+        object.__setattr__(self, "ablate", tuple(n for n in ABLATIONS if n in chosen))
 
     def options(self, *, host_rules: tuple[str, ...] = (), per_task: bool = False) -> RunOptions:
         """The validated options (ConfigError names the bad flag); the model side resolved
@@ -94,6 +102,7 @@ class RunFlags:
                            acknowledge_safety_checks=self.acknowledge_safety_checks,
                            grounding=self.grounding,  # type: ignore[arg-type]  # checked there
                            verifier=self._verifier(ns.config),
+                           ablate=parse_ablate(self.ablate),
                            **resolved.agent_settings())
 
     def _verifier(self, config_file: Path | None) -> VerifierConfig | None:
@@ -267,6 +276,17 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                         "disputed (default 2)")
     p.add_argument("--verifier-timeout", type=float, default=default(120.0), metavar="S",
                    help="seconds for one verdict (default 120)")
+    add_ablate_option(p, default)
+
+
+ABLATE_HELP = (f"turn fixes off, as the naive harness was (comma-separated, repeatable, or all): "
+               f"{', '.join(ABLATIONS)}; see docs/ablations.md")
+
+
+def add_ablate_option(p: argparse.ArgumentParser, default: Any = lambda v: v) -> None:
+    """--ablate FIX[,FIX…] (run, bench, suite run, miniwob)."""
+    p.add_argument("--ablate", action="append", default=default([]), metavar="FIX[,FIX…]",
+                   help=ABLATE_HELP)
 
 
 DIALECT_HELP = ("how the model is asked and how its reply becomes actions: text, tools, "

@@ -13,9 +13,11 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from webfovea import faults
+from webfovea.ablations import OBSERVE_ACTIONS
 from webfovea.actions import DIRECTIONS, TEXT_ACTIONS, Action, ActionSpec, ArgSpec, ArgValue, Point
 from webfovea.errors import ParseError
 from webfovea.keys import key_names
@@ -73,10 +75,38 @@ _NUM_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _EXAMPLE = "Reply with `Thought: ...` then one `Action: click(start_box='(x,y)')`."
 
 
-def parse_reply(text: str) -> ParsedReply:
-    """The first Thought/Action pair of ``text``; raises only :class:`ParseError`."""
+@dataclass(frozen=True)
+class _Naive:
+    """What the naive parser did, for the fixes a run ablates (webfovea.ablations)."""
+
+    keep_tokens: bool = False  # "token-strip": template tokens stay in the reply
+    last_action: bool = False  # "first-action": the last Action: wins
+    offered: frozenset[str] = frozenset(TEXT_ACTIONS)  # "observe": fewer actions
+
+    @classmethod
+    def of(cls, ablate: frozenset[str]) -> _Naive:
+        offered = frozenset(TEXT_ACTIONS) - (OBSERVE_ACTIONS if "observe" in ablate else set())
+        return cls("token-strip" in ablate, "first-action" in ablate, offered)
+
+
+# Set for the one parse_reply call it belongs to, read by the helpers deep in the reader.
+_NAIVE: ContextVar[_Naive] = ContextVar("naive_parse")
+_FULL = _Naive()
+
+
+def parse_reply(text: str, *, ablate: frozenset[str] = frozenset()) -> ParsedReply:
+    """The first Thought/Action pair of ``text``; raises only :class:`ParseError`.
+    ``ablate``: the run's ablated fixes, of which the parser has three."""
     if not isinstance(text, str):
         raise _fail("the reply is not text")
+    token = _NAIVE.set(_Naive.of(ablate))
+    try:
+        return _parse(text)
+    finally:
+        _NAIVE.reset(token)
+
+
+def _parse(text: str) -> ParsedReply:
     stripped: list[str] = []
     clean = _drop_reasoning(_scrub(text, _TOKEN_RE, stripped), stripped)
     marker = _find_action(clean)
@@ -99,7 +129,7 @@ def _show(text: str, limit: int = 40) -> str:
 
 
 def _scrub(text: str, pattern: re.Pattern[str], stripped: list[str]) -> str:
-    if faults.active("no_token_strip"):  # test-only: the paper's polluted search boxes
+    if _NAIVE.get(_FULL).keep_tokens or faults.active("no_token_strip"):  # polluted search boxes
         return text
 
     def record(match: re.Match[str]) -> str:
@@ -132,10 +162,15 @@ def _drop_reasoning(text: str, stripped: list[str]) -> str:
 def _find_action(text: str) -> re.Match[str]:
     """The first `Action:` followed by a call; else the first `Action:` (for its error)."""
     first: re.Match[str] | None = None
+    last: re.Match[str] | None = None
     for marker in _ACTION_RE.finditer(text):
         first = first or marker
         if _CALL_RE.match(text, _end(_LEAD_RE, text, marker.end())):
-            return marker
+            if not _NAIVE.get(_FULL).last_action:
+                return marker
+            last = marker
+    if last is not None:
+        return last
     if first is None:
         raise _fail("no `Action:` line found")
     return first
@@ -245,9 +280,10 @@ class _Reader:
 
 
 def _lookup(name: str) -> ActionSpec:
+    offered = _NAIVE.get(_FULL).offered
     spec = TEXT_ACTIONS.get(name) or TEXT_ACTIONS.get(name.lower())
-    if spec is None:
-        valid = ", ".join(TEXT_ACTIONS)
+    if spec is None or spec.name not in offered:
+        valid = ", ".join(n for n in TEXT_ACTIONS if n in offered)
         raise _fail(f"unknown action `{_show(name)}`; the valid actions are {valid}")
     return spec
 

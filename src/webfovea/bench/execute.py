@@ -20,7 +20,7 @@ from ..agent import run_task
 from ..browser.session import BrowserSession
 from ..config import AgentConfig, BrowserConfig
 from ..errors import ConfigError, WebfoveaError
-from ..models.loader import load_model
+from ..models.loader import load_model, retry_policy
 from ..rundir import read_result, write_result
 from ..task import Task
 from ..trajectory import ResultRecord
@@ -69,7 +69,7 @@ async def execute(task: Task, job: Job, session: BrowserSession, out: Path) -> R
     out.mkdir(parents=True)
     try:
         model = load_model(job.model, base_url=job.base_url,
-                           host_rules=session.config.host_rules)
+                           host_rules=session.config.host_rules, retry=retry_policy(job.agent))
     except WebfoveaError as e:
         return close_record(task, out, "model_error", f"could not load the model: {e}")
     try:

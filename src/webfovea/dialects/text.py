@@ -61,7 +61,7 @@ class TextDialect:
                             model_seconds=time.monotonic() - started)
         try:
             with stage("parse"):
-                parsed = parse_reply(reply.text)
+                parsed = parse_reply(reply.text, ablate=self.config.ablate)
         except ParseError as e:
             decision.parse_error = str(e)
             self._asked = _Asked(obs.step, "", "")

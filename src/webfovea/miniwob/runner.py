@@ -31,7 +31,7 @@ from ..browser.session import BrowserSession, Tabs
 from ..config import AgentConfig, BrowserConfig
 from ..dialects.base import Dialect
 from ..models.base import Model
-from ..models.loader import load_model
+from ..models.loader import load_model, retry_policy
 from ..rundir import read_steps, write_task
 from ..task import Task
 from ..testing.local_server import LocalServer
@@ -107,6 +107,7 @@ async def run(settings: Settings, out: Path, *, console: Console) -> list[Episod
     out.mkdir(parents=True, exist_ok=True)
     store = Store(out / "results.sqlite")
     store.set_meta("settings", {"model": settings.model, "miniwob": True,
+                                "ablate": sorted(settings.agent.ablate),
                                 **{k: v for k, v in asdict(settings).items()
                                    if k not in ("agent", "browser")}})
     run_id = store.begin_run(executor="local", workers=settings.workers, command="miniwob",
@@ -198,7 +199,8 @@ def _speaker(settings: Settings, task_name: str, page: TaskPage,
 def _model(settings: Settings, task_name: str, page: TaskPage) -> Model:
     if settings.model == ORACLE:
         return MiniwobOracle(task_name, page)
-    return load_model(settings.model, base_url=settings.base_url)
+    return load_model(settings.model, base_url=settings.base_url,
+                      retry=retry_policy(settings.agent))
 
 
 def _record(task_name: str, k: int, seed: int, started: EpisodeState, final: EpisodeState,

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from webfovea.config import AgentConfig
 from webfovea.errors import ConfigError
 from webfovea.models.base import Model
+from webfovea.models.retry import RetryPolicy
+
+# One attempt, no retry: the "retries" fix ablated (webfovea.ablations).
+NO_RETRIES = RetryPolicy(max_attempts=1)
 
 ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "gemini:<model>", "scripted:<file>", "oracle",
                   "oracle:provider-resize")
@@ -12,8 +17,9 @@ PROVIDERS = ("openai", "anthropic", "gemini")
 
 
 def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0,
-               host_rules: tuple[str, ...] = ()) -> Model:
+               host_rules: tuple[str, ...] = (), retry: RetryPolicy | None = None) -> Model:
     """The model client for ``spec``; ConfigError listing the accepted forms when it is bad.
+    ``retry``: the provider clients' retry policy (default: the shared one).
 
     Only the part before the first colon names the kind, so model names that contain
     colons (Ollama's ``qwen2.5vl:7b``) pass through intact. ``host_rules``: the browser's,
@@ -25,7 +31,7 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
 
         check_base_url(base_url)
     if kind in PROVIDERS and rest:
-        return _provider_model(kind, rest, base_url=base_url, timeout=timeout)
+        return _provider_model(kind, rest, base_url=base_url, timeout=timeout, retry=retry)
     if kind == "oracle":
         from webfovea.models.oracle import oracle_from_spec
 
@@ -40,16 +46,22 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
     raise ConfigError(f"bad model spec {spec!r}: use one of {', '.join(ACCEPTED_FORMS)}")
 
 
-def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: float) -> Model:
+def retry_policy(config: AgentConfig) -> RetryPolicy | None:
+    """The run's retry policy: none when the "retries" fix is ablated, else the default."""
+    return NO_RETRIES if "retries" in config.ablate else None
+
+
+def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: float,
+                    retry: RetryPolicy | None) -> Model:
     # The SDKs load lazily: importing both costs ~3 s, which scripted and oracle runs skip.
     if kind == "openai":
         from webfovea.models.openai_compat import OpenAICompatModel
 
-        return OpenAICompatModel(name, base_url=base_url, timeout=timeout)
+        return OpenAICompatModel(name, base_url=base_url, timeout=timeout, retry=retry)
     if kind == "gemini":
         from webfovea.models.gemini import GeminiModel
 
-        return GeminiModel(name, base_url=base_url, timeout=timeout)
+        return GeminiModel(name, base_url=base_url, timeout=timeout, retry=retry)
     from webfovea.models.anthropic import AnthropicModel
 
-    return AnthropicModel(name, base_url=base_url, timeout=timeout)
+    return AnthropicModel(name, base_url=base_url, timeout=timeout, retry=retry)

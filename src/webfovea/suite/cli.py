@@ -23,7 +23,7 @@ from .. import inputs
 from ..config import GROUNDING_POLICIES
 from ..errors import ConfigError
 from ..interrupts import Interrupted
-from ..options import BenchOptions, BenchSettings, add_dialect_options
+from ..options import BenchOptions, BenchSettings, add_ablate_option, add_dialect_options
 
 if TYPE_CHECKING:
     from .spec import SuiteTask
@@ -82,6 +82,7 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
                    help="rejections before an answer stands as disputed (default 2)")
     p.add_argument("--verifier-timeout", type=float, metavar="S",
                    help="seconds for one verdict (default 120)")
+    add_ablate_option(p, lambda _: None)
 
 
 def cmd_suite(ns: argparse.Namespace) -> int:
@@ -148,11 +149,13 @@ class SuiteOptions:
     verifier_base_url: str | None = None
     verifier_rejections: int | None = None
     verifier_timeout: float | None = None
+    ablate: tuple[str, ...] | None = None  # --ablate (webfovea.ablations)
 
     @classmethod
     def from_args(cls, ns: argparse.Namespace) -> SuiteOptions:
         names = {f.name for f in fields(cls)}
         values = {k: v for k, v in vars(ns).items() if k in names}
+        values["ablate"] = tuple(ns.ablate) if ns.ablate else None
         if ns.oracle_provider_resize:
             values["model"] = "oracle:provider-resize"
         return cls(**values)
@@ -183,6 +186,7 @@ def run_suite(options: SuiteOptions) -> int:
                                       ("dialect_version", options.dialect_version),
                                       ("acknowledge_safety_checks",
                                        options.acknowledge_safety_checks or None),
+                                      ("ablate", options.ablate),
                                       *_answer_checks(options))
                     if v is not None}}
         try:
