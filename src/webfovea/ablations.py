@@ -55,6 +55,14 @@ def check(names: Iterable[str]) -> frozenset[str]:
     return chosen
 
 
+def run_label(settings: object) -> str:
+    """The label of a bench run from its recorded settings (``full`` when none ablated)."""
+    ablate = settings.get("ablate") if isinstance(settings, dict) else None
+    if isinstance(ablate, str):
+        ablate = ablate.split(",")
+    return label(a for a in ablate or () if isinstance(a, str))
+
+
 def label(ablate: Iterable[str]) -> str:
     """How a run is named in tables: ``full`` or ``-ratio,-enter``."""
     names = [n for n in ABLATIONS if n in set(ablate)]

@@ -24,6 +24,7 @@ from .interrupts import Interrupted
 from .mcp import cli as mcp_cli
 from .miniwob import cli as miniwob_cli
 from .options import RunFlags, RunOptions, add_run_options, flags_from
+from .research import cli as research_cli
 from .snapshot import cli as snapshot_cli
 from .suite import cli as suite_cli
 from .viewer import cli as viewer_cli
@@ -90,6 +91,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(miniwob_cli.register(sub))
     commands.update(mcp_cli.register(sub))
     commands.update(answers_cli.register(sub))
+    commands.update(research_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")

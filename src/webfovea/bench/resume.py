@@ -8,7 +8,6 @@ import json
 from typing import Any
 
 from ..ablations import ABLATIONS
-
 from ..errors import ConfigError
 from .execute import Job
 from .store import Store
