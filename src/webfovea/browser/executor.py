@@ -209,9 +209,10 @@ class Executor:
         if enter:
             await page.keyboard.press("Enter")
             facts.append("pressed Enter")
-        return Effect(facts=facts, checked=read,
-                      details={"typed": text, "readback": value and value["value"],
-                               "enter_pressed": enter})
+        details = {"typed": text, "readback": value and value["value"], "enter_pressed": enter}
+        if hit.info.get("masked"):
+            details["masked"] = True
+        return Effect(facts=facts, checked=read, details=details)
 
     def _enter_split(self, content: str) -> tuple[str, bool]:
         """The text to type and whether to press Enter after it (a trailing newline)."""

@@ -28,7 +28,36 @@ def register(subparsers: Any) -> dict[str, Handler]:
     p.add_argument("--only", help="suite: comma-separated task ids")
     p.add_argument("--limit", type=int, help="suite: at most N tasks, spread over the sites")
     p.add_argument("--time-limit-scale", type=float, help="MiniWoB: scale each task's timer")
-    return {"ablation": cmd_ablation}
+    _export_parser(subparsers.add_parser(
+        "export", help="write run directories' steps as a training set (hf, openai-jsonl)",
+        description="Each step of the runs as one training example: the request as the "
+                    "model saw it (system, task, history, the images as sent), the reply as "
+                    "target, the coordinate space and image size declared. Typed secrets "
+                    "and keys are redacted."))
+    return {"ablation": cmd_ablation, "export": cmd_export}
+
+
+def _export_parser(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dirs", nargs="+", type=Path, metavar="RUN_DIR",
+                   help="bench run directories or task directories")
+    p.add_argument("--out", type=Path, required=True, help="the dataset directory")
+    p.add_argument("--format", choices=("hf", "openai-jsonl"), default="hf")
+    p.add_argument("--only", choices=("correct",), help="only tasks scored correct")
+    p.add_argument("--dialect", choices=("text",), default="text",
+                   help="the request format examples are written in (text: the default "
+                        "dialect's, rebuilt from the run)")
+
+
+def cmd_export(ns: argparse.Namespace) -> int:
+    from .export import export
+
+    done = export(ns.run_dirs, ns.out, fmt=ns.format, only_correct=ns.only == "correct")
+    print(f"exported {done.examples} examples of {done.tasks} tasks ({done.bytes:,} bytes) "
+          f"to {ns.out}" + (f"; {done.unfaithful} differ from the recorded request text"
+                            if done.unfaithful else ""))
+    for path in done.files:
+        print(f"  {path}")
+    return 0
 
 
 def cmd_ablation(ns: argparse.Namespace) -> int:
