@@ -84,8 +84,13 @@ def diagnose(run_dir: Path, *, every_task: bool = False) -> Diagnosis:
 
 
 def diagnose_task(task: TaskRun) -> TaskDiagnosis:
-    findings = [f for record in task.steps for f in _step_findings(record)]
-    findings += _streaks(task.steps) + _task_findings(task)
+    if task.result.config.get("imported"):  # another agent's log: only what it shows
+        from .research.trajectories.evidence import imported_findings
+
+        findings = imported_findings(task)
+    else:
+        findings = [f for record in task.steps for f in _step_findings(record)]
+        findings += _streaks(task.steps) + _task_findings(task)
     findings.sort(key=Finding.key)
     first = next((f for f in findings if f.strong), findings[0] if findings else None)
     if task.verdict == "correct":

@@ -147,10 +147,10 @@ def rows(run_dir: Path) -> list[TaskRow]:
 def line(variant: str, run_dir: Path, full: list[TaskRow], mine: list[TaskRow]) -> Line:
     c = compare(full, mine, run_a=FULL, run_b=variant)
     diff, se = c.difference, c.stderr
-    interval = (None, None) if diff is None or se is None else (diff - Z95 * se,
-                                                               diff + Z95 * se)
+    low = None if diff is None or se is None else diff - Z95 * se
+    high = None if diff is None or se is None else diff + Z95 * se
     return Line(variant, str(run_dir), c.paired,
-                c.correct_b / c.paired if c.paired else None, diff, *interval,
+                c.correct_b / c.paired if c.paired else None, diff, low, high,
                 None if variant == FULL else c.p_value, c.fixed, c.broken,
                 sum(r.steps for r in mine) / len(mine) if mine else 0.0,
                 _cost(run_dir, mine))

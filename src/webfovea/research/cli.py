@@ -34,7 +34,28 @@ def register(subparsers: Any) -> dict[str, Handler]:
                     "model saw it (system, task, history, the images as sent), the reply as "
                     "target, the coordinate space and image size declared. Typed secrets "
                     "and keys are redacted."))
-    return {"ablation": cmd_ablation, "export": cmd_export}
+    p = subparsers.add_parser(
+        "import-trajectory", help="another agent's trajectory as a run directory",
+        description="Read a browser-use, OpenAI computer-use or Anthropic computer-use "
+                    "trajectory into RUN_DIR (steps, screenshots, actions, the answer) for "
+                    "view and diagnose.")
+    p.add_argument("file", type=Path, metavar="FILE")
+    p.add_argument("--from", dest="source", required=True,
+                   choices=("browser-use", "openai-cua", "anthropic-cu"))
+    p.add_argument("--out", type=Path, required=True, metavar="RUN_DIR")
+    return {"ablation": cmd_ablation, "export": cmd_export,
+            "import-trajectory": cmd_import_trajectory}
+
+
+def cmd_import_trajectory(ns: argparse.Namespace) -> int:
+    from .. import inputs
+    from .trajectories import read_trajectory
+    from .trajectories.record import write
+
+    inputs.out_dir(ns.out)
+    result = write(read_trajectory(ns.file, ns.source), ns.out)
+    print(f"imported {result.steps} steps ({result.status}) into {ns.out}")
+    return 0
 
 
 def _export_parser(p: argparse.ArgumentParser) -> None:
