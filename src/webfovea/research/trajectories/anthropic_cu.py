@@ -13,20 +13,22 @@ from anthropic.types import MessageParam
 from pydantic import TypeAdapter, ValidationError
 
 from ...browser.capture import png_size
+from ...config import Size
 from ...dialects.anthropic_actions import Translator
 from ...dialects.anthropic_computer import DEFAULT_VERSION
 from ...dialects.base import Observation
 from ...errors import ConfigError
 from ...geometry import ModelSpace
 from ...models.base import SentImage
-from .record import Foreign, ForeignStep
+from .record import Foreign, ForeignStep, materialised
 
 _MESSAGES = TypeAdapter(list[MessageParam])
 
 
 def read(path: Path) -> Foreign:
     try:
-        messages: list[Any] = _MESSAGES.validate_python(json.loads(path.read_text("utf-8")))
+        messages: list[Any] = materialised(_MESSAGES.validate_python(
+            json.loads(path.read_text("utf-8"))))
     except (OSError, ValueError, ValidationError) as e:
         raise ConfigError(f"{path} is not an Anthropic messages array: {_first(e)}") from None
     foreign = Foreign("anthropic-cu", task=_task(messages))
@@ -51,10 +53,10 @@ def read(path: Path) -> Foreign:
 def _step(translator: Translator, use: Mapping[str, Any], shown: bytes | None, thought: str,
           task: str) -> ForeignStep:
     native = {"name": use.get("name"), "input": use.get("input")}
-    if shown is None:
+    if shown is None and "coordinate" in (use.get("input") or {}):
         return ForeignStep(native, None, thought, error="no screenshot precedes this call")
-    size = png_size(shown)
-    obs = Observation(0, task, SentImage(shown, size.width, size.height),
+    size = png_size(shown) if shown is not None else Size(1, 1)
+    obs = Observation(0, task, SentImage(shown or b"", size.width, size.height),
                       ModelSpace(size.width, size.height), size, "", "")
     call = translator.call(use, obs)
     return ForeignStep(native, shown, thought, call.action, call.error)

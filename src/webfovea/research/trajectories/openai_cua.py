@@ -17,7 +17,7 @@ from ...config import Size
 from ...dialects.openai_actions import from_openai
 from ...errors import ConfigError
 from ...geometry import ModelSpace
-from .record import Foreign, ForeignStep
+from .record import Foreign, ForeignStep, materialised
 
 _ITEM: TypeAdapter[Any] = TypeAdapter(ResponseInputItemParam)
 _DATA_URL = "data:image/png;base64,"
@@ -49,7 +49,7 @@ def read(path: Path) -> Foreign:
 
 def _item(path: Path, number: int, line: str) -> dict[str, Any]:
     try:
-        item: dict[str, Any] = _ITEM.validate_python(json.loads(line))
+        item: dict[str, Any] = materialised(_ITEM.validate_python(json.loads(line)))
     except (ValueError, ValidationError) as e:
         raise ConfigError(f"{path}:{number} is not a Responses item: "
                           f"{str(e).splitlines()[0][:300]}") from None
@@ -59,9 +59,9 @@ def _item(path: Path, number: int, line: str) -> dict[str, Any]:
 def _step(item: Mapping[str, Any], shown: bytes | None, thought: str) -> ForeignStep:
     native = {"type": "computer_call", "call_id": item.get("call_id"),
               "action": item.get("action")}
-    if shown is None:
+    if shown is None and item["action"].get("type") not in ("screenshot", "wait"):
         return ForeignStep(native, None, thought, error="no screenshot precedes this call")
-    size = png_size(shown)
+    size = png_size(shown) if shown is not None else Size(1, 1)
     t = from_openai(item["action"], image=Size(size.width, size.height),
                     space=ModelSpace(size.width, size.height))
     return ForeignStep(native, shown, thought, t.action, t.error)

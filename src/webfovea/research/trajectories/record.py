@@ -42,6 +42,16 @@ class Foreign:
     url: str = ""
 
 
+def materialised(value: Any) -> Any:
+    """A value an SDK TypeAdapter returned, every lazily validated iterable (the SDKs type
+    content lists as ``Iterable``) drawn out into a list: that is when it is validated."""
+    if isinstance(value, dict):
+        return {k: materialised(v) for k, v in value.items()}
+    if isinstance(value, list | tuple) or type(value).__name__ == "ValidatorIterator":
+        return [materialised(v) for v in value]
+    return value
+
+
 def write(foreign: Foreign, out: Path) -> ResultRecord:
     """``out`` as a run directory (docs/contracts.md) that view, diagnose and score read."""
     writer = TrajectoryWriter(out)
