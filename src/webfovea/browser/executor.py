@@ -168,8 +168,8 @@ class Executor:
     async def _type_text(self, content: str) -> bool:
         """Type content; every newline is a real Enter key press. True if Enter was pressed."""
         keyboard = self.tabs.page.keyboard
-        if "enter" in self.config.ablate:
-            await self._type_naively(content)
+        if "enter" in self.config.ablate:  # typed as text: a field drops the newline
+            await keyboard.insert_text(content)
             return False
         lines = content.split("\n")
         for i, line in enumerate(lines):
@@ -196,8 +196,8 @@ class Executor:
         await page.mouse.click(*m.points[0])
         await page.keyboard.press("ControlOrMeta+a")
         await page.keyboard.press("Backspace")
-        if "enter" in self.config.ablate:
-            await self._type_naively(text)
+        if "enter" in self.config.ablate:  # the newline typed as text: a field drops it
+            await page.keyboard.insert_text(text)
         else:
             await page.keyboard.type(text)
         facts: list[str] = []
@@ -213,16 +213,6 @@ class Executor:
         if hit.info.get("masked"):
             details["masked"] = True
         return Effect(facts=facts, checked=read, details=details)
-
-    async def _type_naively(self, content: str) -> None:
-        """The "enter" fix ablated: the text typed key by key, each newline inserted as a
-        character, never pressed as Enter (a single-line field drops it)."""
-        keyboard = self.tabs.page.keyboard
-        for i, line in enumerate(content.split("\n")):
-            if i:
-                await keyboard.insert_text("\n")
-            if line:
-                await keyboard.type(line)
 
     def _enter_split(self, content: str) -> tuple[str, bool]:
         """The text to type and whether to press Enter after it (a trailing newline)."""
