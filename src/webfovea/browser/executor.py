@@ -168,7 +168,9 @@ class Executor:
     async def _type_text(self, content: str) -> bool:
         """Type content; every newline is a real Enter key press. True if Enter was pressed."""
         keyboard = self.tabs.page.keyboard
-        if "enter" in self.config.ablate:  # typed as text: a field drops the newline
+        # Typed as text in one insertion, so a single-line field drops the newline (a
+        # newline inserted on its own is a line break, which Chromium submits a form on).
+        if "enter" in self.config.ablate:
             await keyboard.insert_text(content)
             return False
         lines = content.split("\n")
