@@ -147,8 +147,9 @@ def rows(run_dir: Path) -> list[TaskRow]:
 def line(variant: str, run_dir: Path, full: list[TaskRow], mine: list[TaskRow]) -> Line:
     c = compare(full, mine, run_a=FULL, run_b=variant)
     diff, se = c.difference, c.stderr
-    low = None if diff is None or se is None else diff - Z95 * se
-    high = None if diff is None or se is None else diff + Z95 * se
+    # The normal interval of a paired difference, kept within what a difference can be.
+    low = None if diff is None or se is None else max(-1.0, diff - Z95 * se)
+    high = None if diff is None or se is None else min(1.0, diff + Z95 * se)
     return Line(variant, str(run_dir), c.paired,
                 c.correct_b / c.paired if c.paired else None, diff, low, high,
                 None if variant == FULL else c.p_value, c.fixed, c.broken,
