@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 import pytest_asyncio
 from anthropic.types import MessageParam
 from openai.types.responses import ResponseInputItemParam

@@ -65,5 +65,6 @@ def run_label(settings: object) -> str:
 
 def label(ablate: Iterable[str]) -> str:
     """How a run is named in tables: ``full`` or ``-ratio,-enter``."""
-    names = [n for n in ABLATIONS if n in set(ablate)]
+    chosen = set(ablate)
+    names = [n for n in ABLATIONS if n in chosen]
     return ",".join(f"-{n}" for n in names) if names else "full"
