@@ -102,7 +102,7 @@ def test_every_fix_on_the_ci_tasks(tmp_path: Path) -> None:
     """The whole table (every fix) on the suite's CI tasks: the full harness solves them all
     and no ablation does better than it."""
     tasks = "stats-production-cell,energy-value,charts-difference,filings-capacity"
-    done = _ablation(tmp_path, "--only", tasks, "--workers", "2", "--max-steps", "12")
+    done = _ablation(tmp_path, "--only", tasks, "--workers", "2", "--max-steps", "20")
     assert done.returncode == 0, done.stderr[-2000:]
     lines = {x["variant"]: x for x in json.loads((tmp_path / "ablation.json").read_text())["lines"]}
     assert list(lines) == ["full", *ABLATIONS]
