@@ -13,7 +13,7 @@ fi
 stamp=.venv/.installed
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[dev,ray,miniwob,gallery,ocr,archives]"
+  .venv/bin/python -m pip install -q -e ".[dev,ray,miniwob,gallery,ocr,archives,research]"
   touch "$stamp"
 fi
 .venv/bin/python -c "from webfovea.browser.chromium import main; main(['--ensure'])"

@@ -44,7 +44,7 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("loop", "tools", "console"),
     ("viewer", "mcp"),
     ("bench",),
-    ("miniwob",),
+    ("miniwob", "research"),
     ("commands", "api", "testing"),
 )
 FLOOR = {room: i for i, rooms in enumerate(FLOORS) for room in rooms}

@@ -248,6 +248,7 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:.6f}".rstrip("0").rstrip(".")
 
 
-def action_space_text() -> str:
-    """The action space as the prompt shows it, one line per action."""
-    return "\n".join(f"{s.signature}  # {s.summary}" for s in TEXT_ACTIONS.values())
+def action_space_text(hidden: frozenset[str] = frozenset()) -> str:
+    """The action space as the prompt shows it, one line per action (but ``hidden``)."""
+    return "\n".join(f"{s.signature}  # {s.summary}" for s in TEXT_ACTIONS.values()
+                     if s.name not in hidden)

@@ -67,10 +67,15 @@ class AnswerGate:
     rejections: int = 0
     verdict: VerifierRecord | None = None
 
+    @property
+    def policy(self) -> str:
+        """``--grounding``, off when the "grounding" fix is ablated (webfovea.core.ablations)."""
+        return "off" if "grounding" in self.config.ablate else self.config.grounding
+
     async def record_page(self, step: int, tabs: Tabs) -> None:
         """The page's text at this step (while the model thinks); a page that cannot be
         read now leaves no text, never an error."""
-        if self.config.grounding == "off":
+        if self.policy == "off":
             return
         try:
             self.seen.add_page(step, await frame_texts(tabs.page))
@@ -79,7 +84,7 @@ class AnswerGate:
 
     def record_note(self, step: int, url: str, action: Action | None, note: str) -> None:
         """A ``read_text`` result: page text the model read in its note."""
-        if action is not None and action.name == "read_text" and self.config.grounding != "off":
+        if action is not None and action.name == "read_text" and self.policy != "off":
             self.seen.add_read_text(step, url, note)
 
     async def decide(self, answered: Answered) -> Decision:
@@ -95,7 +100,7 @@ class AnswerGate:
         return await self._verify(answered, grounding)
 
     async def _ground(self, answered: Answered) -> GroundingRecord:
-        if self.config.grounding == "off":
+        if self.policy == "off":
             return GroundingRecord(status="not_checked", note="grounding is off (--grounding off)")
         self.seen.add_page(answered.step, answered.frames)
         checked = partial(ground, answered.content, seen=self.seen, task=self.task,
@@ -112,7 +117,7 @@ class AnswerGate:
         return checked(screen=(at, Indexed(screen.text)), ocr="read")
 
     def _challenge(self, grounding: GroundingRecord) -> bool:
-        if self.config.grounding != "challenge" or self.challenged:
+        if self.policy != "challenge" or self.challenged:
             return False
         return (grounding.before_action or grounding.page != "ok"
                 or grounding.status in ("ungrounded", "partly_grounded"))

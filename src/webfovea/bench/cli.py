@@ -194,8 +194,8 @@ def cmd_compare(ns: argparse.Namespace) -> int:
 
     stores = [Store.open_existing(ns.run_a), Store.open_existing(ns.run_b)]
     try:
-        result = compare(stores[0].rows(), stores[1].rows(), run_a=str(ns.run_a),
-                         run_b=str(ns.run_b))
+        names = _labelled([ns.run_a, ns.run_b], [s.get_meta("settings") for s in stores])
+        result = compare(stores[0].rows(), stores[1].rows(), run_a=names[0], run_b=names[1])
     finally:
         for store in stores:
             store.close()
@@ -216,6 +216,17 @@ def cmd_compare(ns: argparse.Namespace) -> int:
         if note:
             print(note)
     return 0
+
+
+def _labelled(dirs: list[Path], settings: list[Any]) -> list[str]:
+    """Run names for a comparison, each labelled with its ablated fixes (``full`` or
+    ``-ratio``) when either run ablated any (webfovea.core.ablations)."""
+    from ..core.ablations import run_label
+
+    labels = [run_label(s) for s in settings]
+    if all(label == "full" for label in labels):
+        return [str(d) for d in dirs]
+    return [f"{d} ({label})" for d, label in zip(dirs, labels, strict=True)]
 
 
 def _chart(chart: str, path: Path) -> None:

@@ -21,7 +21,7 @@ from ..core.config import AgentConfig, BrowserConfig
 from ..core.errors import ConfigError, WebfoveaError
 from ..core.task import Task
 from ..loop.agent import run_task
-from ..models.loader import load_model
+from ..models.loader import load_model, retry_policy
 from ..rundir.store import read_result, write_result
 from ..rundir.trajectory import ResultRecord
 
@@ -69,7 +69,7 @@ async def execute(task: Task, job: Job, session: BrowserSession, out: Path) -> R
     out.mkdir(parents=True)
     try:
         model = load_model(job.model, base_url=job.base_url,
-                           host_rules=session.config.host_rules)
+                           host_rules=session.config.host_rules, retry=retry_policy(job.agent))
     except WebfoveaError as e:
         return close_record(task, out, "model_error", f"could not load the model: {e}")
     try:

@@ -7,6 +7,7 @@ import dataclasses
 import json
 from typing import Any
 
+from ..core.ablations import ABLATIONS
 from ..core.errors import ConfigError
 from .execute import Job
 from .store import Store
@@ -52,6 +53,10 @@ def effective_settings(job: Job) -> dict[str, Any]:
     alone cannot tell: a profile or config file read again may resolve them differently."""
     tree = {"model": job.model, **dataclasses.asdict(job.agent),
             "browser": dataclasses.asdict(job.browser)}
+    # Ablated fixes in the registry's order; none: no key, as runs recorded before there were.
+    tree.pop("ablate")
+    if job.agent.ablate:
+        tree["ablate"] = ",".join(n for n in ABLATIONS if n in job.agent.ablate)
     flat = _flatten(json.loads(json.dumps(tree)))
     return {k: v for k, v in sorted(flat.items()) if k not in _WHERE}
 

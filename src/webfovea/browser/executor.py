@@ -11,7 +11,7 @@ handler.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -64,7 +64,10 @@ class Executor:
 
     def map_points(self, action: Action, screen: Screen) -> Mapped:
         """Model points → page points; raises OutsideImage for a point off the image."""
-        space = model_space(screen.sent, self.config.coords, self.config.smart_resize)
+        # Ablated ("ratio"): the naive harness read points as if the model had seen the
+        # full-size capture, not the capped image it was sent (the paper's 3/4 bug).
+        seen = screen.capture if "ratio" in self.config.ablate else screen.sent
+        space = model_space(seen, self.config.coords, self.config.smart_resize)
         points = tuple(
             to_page(action.point(spec.name), space=space, page=screen.page)
             for spec in action.spec.args if spec.kind == "point"
@@ -85,12 +88,14 @@ class Executor:
         page_before = self.tabs.page
         point = mapped.points[0] if mapped.points else None
         hit = await hit_test(page_before, *point) if point else None
+        main_only = "frame-fallback" in self.config.ablate
         with stage("fingerprints"):
             before = await fingerprint.before(self.tabs, point=point, hit=hit,
-                                              baseline=action.spec.budget != "observe")
+                                              baseline=action.spec.budget != "observe",
+                                              main_only=main_only)
         effect = await self._handlers[action.name](mapped, hit)
         settled = True
-        if effect.settles:
+        if effect.settles and "settle" not in self.config.ablate:
             with stage("settle"):
                 waited = await settle(self.tabs, cap=self.config.settle_cap)
             settled = waited.quiet
@@ -103,20 +108,26 @@ class Executor:
         if effect.settles and self.tabs.page is page_before:
             with stage("fingerprints"):
                 after = await fingerprint.after(self.tabs, point=point, hit=hit,
-                                                canvas=before.canvas)
+                                                canvas=before.canvas, main_only=main_only)
         events = self.tabs.drain_events()
         page = fingerprint.compare(before, after,
                                    text=effect.compare_text or bool(hit and hit.graphic))
-        return feedback.compose(
-            action=action, points=mapped.points, target=hit.target() if hit else None,
+        target = hit.target() if hit else None
+        if target is not None and "select" in self.config.ablate:  # no select() hint then
+            target = replace(target, options=None)
+        note = feedback.compose(
+            action=action, points=mapped.points, target=target,
             effect=effect, page=page, settled=settled, events=events,
         )
+        if "feedback" in self.config.ablate:  # the naive harness said "done", whatever happened
+            note.text = feedback.NAIVE_NOTE
+        return note
 
     # --- pointer -------------------------------------------------------------------------
 
     async def _do_click(self, m: Mapped, hit: Hit | None) -> Effect:
         await self.tabs.page.mouse.click(*m.points[0])
-        if hit is None or not hit.in_child_frame:
+        if hit is None or not hit.in_child_frame or "frame-fallback" in self.config.ablate:
             return Effect()
         report = await after_click(self.tabs, hit, cap=self.config.settle_cap)
         return Effect(facts=report.facts, details={"dom_fallback": report.dispatched,
@@ -144,6 +155,9 @@ class Executor:
     async def _do_select(self, m: Mapped, hit: Hit | None) -> Effect:
         if hit is None:
             return Effect(failed="there is no dropdown at that point, only nothing")
+        if "select" in self.config.ablate:  # the naive harness clicked the dropdown
+            await self.tabs.page.mouse.click(*m.points[0])
+            return Effect()
         option, mode = m.action.text("option"), m.action.text("mode")
         if hit.info and hit.info.get("select"):
             return await native_inputs.select(hit, option, mode)
@@ -154,6 +168,11 @@ class Executor:
     async def _type_text(self, content: str) -> bool:
         """Type content; every newline is a real Enter key press. True if Enter was pressed."""
         keyboard = self.tabs.page.keyboard
+        # Typed as text in one insertion, so a single-line field drops the newline (a
+        # newline inserted on its own is a line break, which Chromium submits a form on).
+        if "enter" in self.config.ablate:
+            await keyboard.insert_text(content)
+            return False
         lines = content.split("\n")
         for i, line in enumerate(lines):
             if line:
@@ -174,20 +193,34 @@ class Executor:
         native = await native_inputs.native_input(hit)
         if native is not None:  # a segmented date/time widget: typing depends on the segment
             return await native_inputs.fill_native(hit, native, content.rstrip("\n"))
-        text, enter = (content[:-1], True) if content.endswith("\n") else (content, False)
+        text, enter = self._enter_split(content)
         page = self.tabs.page
         await page.mouse.click(*m.points[0])
         await page.keyboard.press("ControlOrMeta+a")
         await page.keyboard.press("Backspace")
-        await page.keyboard.type(text)
-        value = await hit.frame.evaluate(js("active_value"))
-        facts = [_readback_fact(text, value)]
-        if enter and not faults.active("no_enter"):
+        if "enter" in self.config.ablate:  # the newline typed as text: a field drops it
+            await page.keyboard.insert_text(text)
+        else:
+            await page.keyboard.type(text)
+        facts: list[str] = []
+        value: dict[str, Any] | None = None
+        read = "fill-readback" not in self.config.ablate
+        if read:  # the naive fill typed and never looked
+            value = await hit.frame.evaluate(js("active_value"))
+            facts.append(_readback_fact(text, value))
+        if enter:
             await page.keyboard.press("Enter")
             facts.append("pressed Enter")
-        return Effect(facts=facts, checked=True,
-                      details={"typed": text, "readback": value and value["value"],
-                               "enter_pressed": "pressed Enter" in facts})
+        details = {"typed": text, "readback": value and value["value"], "enter_pressed": enter}
+        if hit.info.get("masked"):
+            details["masked"] = True
+        return Effect(facts=facts, checked=read, details=details)
+
+    def _enter_split(self, content: str) -> tuple[str, bool]:
+        """The text to type and whether to press Enter after it (a trailing newline)."""
+        if "enter" in self.config.ablate or not content.endswith("\n"):
+            return content, False
+        return content[:-1], not faults.active("no_enter")
 
     async def _do_hotkey(self, m: Mapped, hit: Hit | None) -> Effect:
         await self.tabs.page.keyboard.press(to_playwright(m.action.text("key")))

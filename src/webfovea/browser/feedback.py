@@ -19,6 +19,7 @@ from ..rundir.trajectory import Outcome
 from .evidence import Change, Comparison, Effect, PageEvent, Target
 
 NO_CHANGE = "no detectable change"
+NAIVE_NOTE = "Done."  # every note, with the "feedback" fix ablated (webfovea.core.ablations)
 MAX_PHRASES = 4
 
 _PAGE_WORDS = {

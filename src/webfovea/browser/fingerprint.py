@@ -83,8 +83,9 @@ async def _evaluate(frame: Frame, phase: Phase, point: tuple[float, float] | Non
     return data
 
 
-def _frames(page: Page) -> list[Frame]:
-    if faults.active("no_frame_fingerprint"):  # test-only: the paper's main-frame-only print
+def _frames(page: Page, main_only: bool = False) -> list[Frame]:
+    # main_only: the "frame-fallback" fix ablated (webfovea.core.ablations), the naive print.
+    if main_only or faults.active("no_frame_fingerprint"):  # test-only: the paper's main-frame-only print
         return [page.main_frame]
     return page.frames
 
@@ -98,9 +99,9 @@ def _local_point(frame: Frame, point: tuple[int, int] | None, hit: Hit | None
     return None
 
 
-async def _take(tabs: Tabs, phase: Phase, point: tuple[int, int] | None, hit: Hit | None
-                ) -> list[FramePrint]:
-    frames = _frames(tabs.page)
+async def _take(tabs: Tabs, phase: Phase, point: tuple[int, int] | None, hit: Hit | None,
+                main_only: bool = False) -> list[FramePrint]:
+    frames = _frames(tabs.page, main_only)
     results = await asyncio.gather(*(_evaluate(f, phase, _local_point(f, point, hit))
                                      for f in frames))
     primary = {tabs.page.main_frame, hit.frame if hit else tabs.page.main_frame}
@@ -115,17 +116,17 @@ async def watch(page: Page) -> None:
 
 
 async def before(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None,
-                 baseline: bool = True) -> Fingerprint:
+                 baseline: bool = True, main_only: bool = False) -> Fingerprint:
     """Snapshot every frame and open the action window. ``baseline``: on a page watched
     too briefly, first wait until its noise is known (skip it for actions whose note
     does not rest on the comparison, such as find_text and read_text)."""
     started = time.perf_counter()
-    frames = await _take(tabs, "before", point, hit)
+    frames = await _take(tabs, "before", point, hit, main_only)
     young = [f.frame for f in frames if baseline and f.primary and (
         f.data["snap"]["age"] < BASELINE_QUIET_MS or f.data["snap"]["waiting"])]
     if young:  # all frames snapshot again after the wait, so their windows start together
         await asyncio.gather(*(_evaluate(f, "baseline", None) for f in young))
-        frames = await _take(tabs, "before", point, hit)
+        frames = await _take(tabs, "before", point, hit, main_only)
     moving = any(f.data["snap"]["volatileAt"] for f in frames if hit and f.frame is hit.frame)
     canvas = await _canvas_before(tabs.page, hit, moving=moving)
     return Fingerprint(tuple(frames), tabs.tab_count, tabs.page.url, canvas,
@@ -133,10 +134,10 @@ async def before(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None,
 
 
 async def after(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None,
-                canvas: CanvasPrint | None) -> Fingerprint:
+                canvas: CanvasPrint | None, main_only: bool = False) -> Fingerprint:
     """Compare every frame with its snapshot and close the action window."""
     started = time.perf_counter()
-    frames = await _take(tabs, "after", point, hit)
+    frames = await _take(tabs, "after", point, hit, main_only)
     again = await _canvas(tabs.page, canvas.clip) if canvas else None
     return Fingerprint(tuple(frames), tabs.tab_count, tabs.page.url, again,
                        ms=(time.perf_counter() - started) * 1000)

@@ -26,6 +26,7 @@ from ..console.options import RunFlags, RunOptions, add_run_options, flags_from
 from ..core.errors import ModelError, WebfoveaError, error_exit, exit_code
 from ..mcp import cli as mcp_cli
 from ..miniwob import cli as miniwob_cli
+from ..research import cli as research_cli
 from ..snapshot import cli as snapshot_cli
 from ..suite import cli as suite_cli
 from ..viewer import cli as viewer_cli
@@ -94,6 +95,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, Command]]:
     commands.update(miniwob_cli.register(sub))
     commands.update(mcp_cli.register(sub))
     commands.update(answers_cli.register(sub))
+    commands.update(research_cli.register(sub))
     d = sub.add_parser("demo", help="the built-in default: the oracle on a few offline-suite "
                                      "tasks (--scripted: one bundled page, a scripted model)")
     d.add_argument("--out", type=Path, default=None, help="default runs/demo-<time>")
@@ -109,12 +111,12 @@ async def run_one(task: Task, options: RunOptions, out: Path, *,
     ``record_preflight``: a pre-flight that ends the run still writes ``out``'s result.json."""
     from ..browser.session import BrowserSession
     from ..loop.agent import run_task
-    from ..models.loader import load_model
+    from ..models.loader import load_model, retry_policy
     from ..snapshot.session import check_snapshot
 
     check_snapshot(options.agent.site)
     model = load_model(options.model, base_url=options.base_url,
-                       host_rules=options.browser.host_rules)
+                       host_rules=options.browser.host_rules, retry=retry_policy(options.agent))
     try:
         await _preflight(task, options, model.name, out if record_preflight else None)
         async with BrowserSession(options.browser) as session:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..actions.registry import REGISTRY
+from ..core.ablations import ABLATIONS, parse_ablate
 from ..core.config import (
     COORD_SPACES,
     DEFAULT_ACTION_BUDGETS,
@@ -81,6 +82,13 @@ class RunFlags:
     grounder_timeout: float = 60.0
     observation: str = _AGENT.observation
     elements_cap: int = _AGENT.elements_cap
+    ablate: tuple[str, ...] = ()  # fixes turned off (webfovea.core.ablations)
+
+    def __post_init__(self) -> None:
+        # One spelling, the registry's order: `--ablate enter,ratio` and `--ablate ratio
+        # --ablate enter` are the same settings (a resumed bench compares them).
+        chosen = parse_ablate(self.ablate)
+        object.__setattr__(self, "ablate", tuple(n for n in ABLATIONS if n in chosen))
 
     def options(self, *, host_rules: tuple[str, ...] = (), per_task: bool = False) -> RunOptions:
         """The validated options (ConfigError names the bad flag); the model side resolved
@@ -115,6 +123,7 @@ class RunFlags:
                            grounder=self._grounder(ns.config),
                            observation=self.observation,  # type: ignore[arg-type]  # checked there
                            elements_cap=self.elements_cap,
+                           ablate=parse_ablate(self.ablate),
                            **resolved.agent_settings())
 
     def _verifier(self, config_file: Path | None) -> VerifierConfig | None:
@@ -347,6 +356,17 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
     p.add_argument("--skill-cap", type=int, default=default(4000), metavar="CHARS",
                    help="characters of one skill put in the prompt; the cut is said (default "
                         "4000)")
+    add_ablate_option(p, default)
+
+
+ABLATE_HELP = (f"turn fixes off, as the naive harness was (comma-separated, repeatable, or all): "
+               f"{', '.join(ABLATIONS)}; see docs/ablations.md")
+
+
+def add_ablate_option(p: argparse.ArgumentParser, default: Any = lambda v: v) -> None:
+    """--ablate FIX[,FIX…] (run, bench, suite run, miniwob)."""
+    p.add_argument("--ablate", action="append", default=default([]), metavar="FIX[,FIX…]",
+                   help=ABLATE_HELP)
 
 
 DIALECT_HELP = ("how the model is asked and how its reply becomes actions: text, tools, "

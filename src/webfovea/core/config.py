@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .ablations import check as check_ablate
 from .domains import normalise_domain
 from .errors import ConfigError
 from .sites import SiteOptions
@@ -174,7 +175,10 @@ class AgentConfig:
         forms = {"target"} if self.grounder else set()
         return frozenset(forms | ({"mark"} if "marks" in self.observation else set()))
 
+    ablate: frozenset[str] = frozenset()  # fixes turned off (core.ablations, --ablate)
+
     def __post_init__(self) -> None:
+        object.__setattr__(self, "ablate", check_ablate(self.ablate))
         if self.max_download_mb < 0:
             raise ConfigError(f"--max-download-mb must be 0 or more, got {self.max_download_mb}")
         if self.max_steps < 1:

@@ -459,4 +459,5 @@ def new_result(task: Task, model: str, config: AgentConfig) -> ResultRecord:
 def _jsonable(config: AgentConfig) -> dict[str, object]:
     data = asdict(config)
     data["image_cap"] = str(config.image_cap) if config.image_cap else None
+    data["ablate"] = sorted(config.ablate)
     return data

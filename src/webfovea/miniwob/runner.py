@@ -33,7 +33,7 @@ from ..core.task import Task
 from ..dialects.base import Dialect
 from ..loop.agent import run_task
 from ..models.base import Model
-from ..models.loader import load_model
+from ..models.loader import load_model, retry_policy
 from ..rundir.store import read_steps, write_task
 from ..rundir.trajectory import ResultRecord
 from . import ORACLE, assets
@@ -107,6 +107,7 @@ async def run(settings: Settings, out: Path, *, console: Console) -> list[Episod
     out.mkdir(parents=True, exist_ok=True)
     store = Store(out / "results.sqlite")
     store.set_meta("settings", {"model": settings.model, "miniwob": True,
+                                "ablate": sorted(settings.agent.ablate),
                                 **{k: v for k, v in asdict(settings).items()
                                    if k not in ("agent", "browser")}})
     run_id = store.begin_run(executor="local", workers=settings.workers, command="miniwob",
@@ -198,7 +199,8 @@ def _speaker(settings: Settings, task_name: str, page: TaskPage,
 def _model(settings: Settings, task_name: str, page: TaskPage) -> Model:
     if settings.model == ORACLE:
         return MiniwobOracle(task_name, page)
-    return load_model(settings.model, base_url=settings.base_url)
+    return load_model(settings.model, base_url=settings.base_url,
+                      retry=retry_policy(settings.agent))
 
 
 def _record(task_name: str, k: int, seed: int, started: EpisodeState, final: EpisodeState,

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from webfovea.core.config import AgentConfig
 from webfovea.core.errors import ConfigError
 from webfovea.models.base import Model
 from webfovea.models.retry import RetryPolicy
+
+# One attempt, no retry: the "retries" fix ablated (webfovea.core.ablations).
+NO_RETRIES = RetryPolicy(max_attempts=1)
 
 ACCEPTED_FORMS = ("openai:<model>", "anthropic:<model>", "gemini:<model>", "scripted:<file>", "oracle",
                   "oracle:provider-resize", "oracle:targets", "oracle:grounder")
@@ -15,6 +19,7 @@ PROVIDERS = ("openai", "anthropic", "gemini")
 def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0,
                host_rules: tuple[str, ...] = (), retry: RetryPolicy | None = None) -> Model:
     """The model client for ``spec``; ConfigError listing the accepted forms when it is bad.
+    ``retry``: the provider clients' retry policy (default: the shared one).
 
     Only the part before the first colon names the kind, so model names that contain
     colons (Ollama's ``qwen2.5vl:7b``) pass through intact. ``host_rules``: the browser's,
@@ -40,6 +45,11 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
 
         return ScriptedModel.from_file(rest)
     raise ConfigError(f"bad model spec {spec!r}: use one of {', '.join(ACCEPTED_FORMS)}")
+
+
+def retry_policy(config: AgentConfig) -> RetryPolicy | None:
+    """The run's retry policy: none when the "retries" fix is ablated, else the default."""
+    return NO_RETRIES if "retries" in config.ablate else None
 
 
 def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: float,

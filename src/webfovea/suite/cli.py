@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..console import inputs
 from ..console.interrupts import Interrupted
-from ..console.options import BenchOptions, BenchSettings, add_dialect_options
+from ..console.options import BenchOptions, BenchSettings, add_ablate_option, add_dialect_options
 from ..core.config import COORD_SPACES, GROUNDING_POLICIES, OBSERVATION_MODES
 from ..core.errors import ConfigError
 
@@ -88,6 +88,7 @@ def _run_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--observation", choices=OBSERVATION_MODES,
                    help="screenshot (default), marks, elements, marks+elements")
     p.add_argument("--skills", metavar="DIR", help="site notes and task checklists")
+    add_ablate_option(p, lambda _: None)
 
 
 def cmd_suite(ns: argparse.Namespace) -> int:
@@ -158,11 +159,13 @@ class SuiteOptions:
     grounder_coords: str | None = None
     observation: str | None = None
     skills: str | None = None
+    ablate: tuple[str, ...] | None = None  # --ablate (webfovea.core.ablations)
 
     @classmethod
     def from_args(cls, ns: argparse.Namespace) -> SuiteOptions:
         names = {f.name for f in fields(cls)}
         values = {k: v for k, v in vars(ns).items() if k in names}
+        values["ablate"] = tuple(ns.ablate) if ns.ablate else None
         if ns.oracle_provider_resize:
             values["model"] = "oracle:provider-resize"
         return cls(**values)
@@ -193,6 +196,7 @@ def run_suite(options: SuiteOptions) -> int:
                                       ("dialect_version", options.dialect_version),
                                       ("acknowledge_safety_checks",
                                        options.acknowledge_safety_checks or None),
+                                      ("ablate", options.ablate),
                                       *_answer_checks(options), *_roles(options))
                     if v is not None}}
         try:

@@ -61,6 +61,9 @@
     text: ownText(el),
     clickable,
     editable: Boolean(editable),
+    // A field the page masks (a password): what is typed there is a secret, kept out of
+    // exported datasets (webfovea.research.export).
+    masked: control.tagName === "INPUT" && control.type === "password",
     graphic: closed ? "shadow" : canvas ? "canvas" : el.closest("svg") ? "svg" : null,
     canvas: box ? { left: box.left, top: box.top, width: box.width, height: box.height } : null,
     select: select ? {

@@ -63,7 +63,7 @@ class TextDialect:
                             model_seconds=time.monotonic() - started)
         try:
             with stage("parse"):
-                parsed = parse_reply(reply.text, self.config.point_forms)
+                parsed = parse_reply(reply.text, self.config.point_forms, ablate=self.config.ablate)
         except ParseError as e:
             decision.parse_error = str(e)
             self._asked = _Asked(obs.step, "", "")

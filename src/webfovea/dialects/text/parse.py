@@ -13,6 +13,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from webfovea.actions.keys import key_names
@@ -28,6 +29,7 @@ from webfovea.actions.registry import (
     form_args,
 )
 from webfovea.core import faults
+from webfovea.core.ablations import OBSERVE_ACTIONS
 from webfovea.core.errors import ParseError
 
 
@@ -83,11 +85,40 @@ _NUM_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 _EXAMPLE = "Reply with `Thought: ...` then one `Action: click(start_box='(x,y)')`."
 
 
-def parse_reply(text: str, forms: frozenset[str] = frozenset()) -> ParsedReply:
+@dataclass(frozen=True)
+class _Naive:
+    """What the naive parser did, for the fixes a run ablates (webfovea.core.ablations)."""
+
+    keep_tokens: bool = False  # "token-strip": template tokens stay in the reply
+    last_action: bool = False  # "first-action": the last Action: wins
+    offered: frozenset[str] = frozenset(TEXT_ACTIONS)  # "observe": fewer actions
+
+    @classmethod
+    def of(cls, ablate: frozenset[str]) -> _Naive:
+        offered = frozenset(TEXT_ACTIONS) - (OBSERVE_ACTIONS if "observe" in ablate else set())
+        return cls("token-strip" in ablate, "first-action" in ablate, offered)
+
+
+# Set for the one parse_reply call it belongs to, read by the helpers deep in the reader.
+_NAIVE: ContextVar[_Naive] = ContextVar("naive_parse")
+_FULL = _Naive()
+
+
+def parse_reply(text: str, forms: frozenset[str] = frozenset(), *,
+                ablate: frozenset[str] = frozenset()) -> ParsedReply:
     """The first Thought/Action pair of ``text``; raises only :class:`ParseError`.
-    ``forms``: the point forms the run accepts instead of a point (``target``, ``mark``)."""
+    ``forms``: the point forms the run accepts instead of a point (``target``, ``mark``);
+    ``ablate``: the run's ablated fixes, of which the parser has three."""
     if not isinstance(text, str):
         raise _fail("the reply is not text")
+    token = _NAIVE.set(_Naive.of(ablate))
+    try:
+        return _parse(text, forms)
+    finally:
+        _NAIVE.reset(token)
+
+
+def _parse(text: str, forms: frozenset[str]) -> ParsedReply:
     stripped: list[str] = []
     clean = _drop_reasoning(_scrub(text, _TOKEN_RE, stripped), stripped)
     marker = _find_action(clean)
@@ -110,7 +141,7 @@ def _show(text: str, limit: int = 40) -> str:
 
 
 def _scrub(text: str, pattern: re.Pattern[str], stripped: list[str]) -> str:
-    if faults.active("no_token_strip"):  # test-only: the paper's polluted search boxes
+    if _NAIVE.get(_FULL).keep_tokens or faults.active("no_token_strip"):  # polluted search boxes
         return text
 
     def record(match: re.Match[str]) -> str:
@@ -143,10 +174,15 @@ def _drop_reasoning(text: str, stripped: list[str]) -> str:
 def _find_action(text: str) -> re.Match[str]:
     """The first `Action:` followed by a call; else the first `Action:` (for its error)."""
     first: re.Match[str] | None = None
+    last: re.Match[str] | None = None
     for marker in _ACTION_RE.finditer(text):
         first = first or marker
         if _CALL_RE.match(text, _end(_LEAD_RE, text, marker.end())):
-            return marker
+            if not _NAIVE.get(_FULL).last_action:
+                return marker
+            last = marker
+    if last is not None:
+        return last
     if first is None:
         raise _fail("no `Action:` line found")
     return first
@@ -256,9 +292,10 @@ class _Reader:
 
 
 def _lookup(name: str) -> ActionSpec:
+    offered = _NAIVE.get(_FULL).offered
     spec = TEXT_ACTIONS.get(name) or TEXT_ACTIONS.get(name.lower())
-    if spec is None:
-        valid = ", ".join(TEXT_ACTIONS)
+    if spec is None or spec.name not in offered:
+        valid = ", ".join(n for n in TEXT_ACTIONS if n in offered)
         raise _fail(f"unknown action `{_show(name)}`; the valid actions are {valid}")
     return spec
 

@@ -23,21 +23,26 @@ from dataclasses import dataclass
 
 from ...actions.geometry import ModelSpace
 from ...actions.registry import action_space_text
+from ...core.ablations import OBSERVE_ACTIONS
 from ...core.config import AgentConfig
 from ...models.base import ModelRequest, SentImage, Turn
 
+SELECT_RULE = "A dropdown (<select>) list does not show in screenshots: use select()."
+OBSERVE_RULE = ("Values that appear only on hover need hover(); text below the fold can be "
+                "reached with find_text() or scroll().")
+# The rule a fix added, left out of the prompt when that fix is ablated (webfovea.core.ablations).
+FIX_RULES = {"select": SELECT_RULE, "observe": OBSERVE_RULE}
 CONSTRAINTS = (
     "Use only the actions listed; there is no way to open a URL directly.",
     "Stay on the website you were given; links to other sites are blocked.",
     "Answer only from what this website shows you in this session, never from memory.",
     "Reply with exactly one Thought and one Action, then stop.",
     "Coordinates refer to the most recent screenshot.",
-    "A dropdown (<select>) list does not show in screenshots: use select().",
+    SELECT_RULE,
     "End text with \\n in type() or fill() to press Enter.",
     "Browser shortcuts that close, open or switch tabs, focus the address bar, print, save or "
     "open developer tools are refused.",
-    "Values that appear only on hover need hover(); text below the fold can be reached "
-    "with find_text() or scroll().",
+    OBSERVE_RULE,
     "When you have the answer, reply finished(content='the answer'), on the page that shows it.",
 )
 # Caps on text a page or a model controls, so a request stays bounded whatever they do.
@@ -89,17 +94,23 @@ def forms_text(forms: frozenset[str]) -> str:
     return "\n".join(FORM_RULES[f] for f in sorted(forms))
 
 
-def system_text(skills: str = "", forms: frozenset[str] = frozenset()) -> str:
+def system_text(skills: str = "", forms: frozenset[str] = frozenset(),
+                ablate: frozenset[str] = frozenset()) -> str:
     """The system text; ``skills`` (the task's skills section, constant for the task) ends it;
-    ``forms``: the point forms the run accepts, said after the rules."""
-    rules = "\n".join(f"{i}. {c}" for i, c in enumerate(CONSTRAINTS, 1))
+    ``forms``: the point forms the run accepts, said after the rules; ``ablate``: the run's
+    ablated fixes, whose rules and actions it leaves out without a word, as the naive
+    harness's prompt was."""
+    dropped = {FIX_RULES[f] for f in ablate if f in FIX_RULES}
+    rules = "\n".join(f"{i}. {c}" for i, c in
+                      enumerate((c for c in CONSTRAINTS if c not in dropped), 1))
     if forms:
         rules += f"\n\nPoints:\n{forms_text(forms)}"
+    hidden = OBSERVE_ACTIONS if "observe" in ablate else frozenset()
     text = (
         "You are a web agent operating a real browser through screenshots. Each turn you see "
         "screenshots of the page and reply in this format:\n"
         "Thought: <your reasoning>\nAction: <one action>\n\n"
-        f"Actions:\n{action_space_text()}\n\nRules:\n{rules}"
+        f"Actions:\n{action_space_text(hidden)}\n\nRules:\n{rules}"
     )
     return f"{text}\n\n{skills}" if skills else text
 
@@ -142,7 +153,7 @@ def build_request(*, task: str, config: AgentConfig, history: Sequence[HistoryIt
     else:
         turns = _block_turns(task, history, window, config.history_block)
         cache_system = True
-    return ModelRequest(system=system_text(skills, config.point_forms), turns=turns,
+    return ModelRequest(system=system_text(skills, config.point_forms, config.ablate), turns=turns,
                         max_tokens=config.max_tokens,
                         task=task, step=step, note=note, cache_system=cache_system,
                         sampling=dict(config.sampling))

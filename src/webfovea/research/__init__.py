@@ -1,0 +1,1 @@
+"""Research tools: ablation tables, datasets out of run directories, trajectories in."""

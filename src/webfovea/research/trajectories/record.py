@@ -1,0 +1,99 @@
+"""What every importer reads out of a foreign trajectory, and its run directory.
+
+An imported step holds what the other agent's log shows: the screenshot the model was
+shown before it acted, its thought, the native call and the closed-set action it means (or
+why it means none). What the log cannot show is left unsaid: the page's size, the DOM, the
+harness's own feedback. A step's outcome is judged only from the screenshots: the next
+one identical to this one is "no_change", another is "changed", none is "unknown".
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...actions.registry import Action
+from ...browser.capture import png_size
+from ...rundir.store import TrajectoryWriter
+from ...rundir.trajectory import ResultRecord, StepRecord
+
+IMPORTED = "imported"  # result.config key: which agent's log the run came from
+
+
+@dataclass
+class ForeignStep:
+    native: dict[str, Any]  # the call as the other agent's log has it
+    screenshot: bytes | None  # what the model was shown before this call
+    thought: str = ""
+    action: Action | None = None
+    error: str | None = None  # the call means no action of ours: why
+
+
+@dataclass
+class Foreign:
+    source: str  # browser-use | openai-cua | anthropic-cu
+    task: str
+    steps: list[ForeignStep] = field(default_factory=list)
+    answer: str | None = None  # the agent's final text, when it gave one
+    last_screenshot: bytes | None = None  # after the last call, when the log has one
+    url: str = ""
+
+
+def materialised(value: Any) -> Any:
+    """A value an SDK TypeAdapter returned, every lazily validated iterable (the SDKs type
+    content lists as ``Iterable``) drawn out into a list: that is when it is validated."""
+    if isinstance(value, dict):
+        return {k: materialised(v) for k, v in value.items()}
+    if isinstance(value, list | tuple) or type(value).__name__ == "ValidatorIterator":
+        return [materialised(v) for v in value]
+    return value
+
+
+def write(foreign: Foreign, out: Path) -> ResultRecord:
+    """``out`` as a run directory (docs/contracts.md) that view, diagnose and score read."""
+    writer = TrajectoryWriter(out)
+    shots = [s.screenshot for s in foreign.steps] + [foreign.last_screenshot]
+    for i, step in enumerate(foreign.steps, 1):
+        writer.append_step(_record(writer, i, step, shots[i]))
+    result = ResultRecord(task=foreign.task, url=foreign.url, task_id=out.name,
+                          model=f"{foreign.source} (imported)", steps=len(foreign.steps),
+                          config={IMPORTED: foreign.source, "dialect": foreign.source},
+                          started_at=time.time())
+    if foreign.answer is not None and foreign.answer.strip():
+        result.status, result.answer = "finished", foreign.answer
+    else:
+        result.status = "gave_up"
+        result.error = "the trajectory ends without an answer"
+    if foreign.last_screenshot is not None:
+        result.evidence = writer.write_evidence(foreign.last_screenshot)
+    writer.write_result(result)
+    return result
+
+
+def _record(writer: TrajectoryWriter, step: int, s: ForeignStep, after: bytes | None
+            ) -> StepRecord:
+    record = StepRecord(step=step, started_at=time.time(), url="", raw_reply=json.dumps(
+        s.native, ensure_ascii=False), thought=s.thought)
+    if s.screenshot is not None:
+        record.screenshot = writer.write_screen(step, s.screenshot)
+        size = png_size(s.screenshot)
+        record.sent_size = record.model_size = (size.width, size.height)
+    if s.action is None:
+        record.parse_error = s.error or "the call means no action"
+        record.outcome, record.note = "parse_error", record.parse_error
+        return record
+    record.action, record.action_source = s.action.to_json(), s.action.source()
+    if s.action.spec.ends_task:
+        record.outcome, record.note = "answer", "imported: the agent's answer"
+    elif s.screenshot is None or after is None:
+        record.outcome, record.note = "unknown", "imported: no screenshot on both sides"
+    elif after == s.screenshot:
+        record.outcome = "no_change"
+        record.note = "imported: the screenshot after the action is identical to the one before"
+    else:
+        record.outcome, record.note = "changed", "imported: the screenshot changed"
+    record.details = {"imported": True}
+    return record
