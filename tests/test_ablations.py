@@ -69,7 +69,7 @@ def test_unknown_fixes_name_the_flag_and_the_known_ones() -> None:
 
 def test_the_prompt_never_says_what_is_ablated() -> None:
     full = system_text()
-    naive = system_text(frozenset(ABLATIONS))
+    naive = system_text(ablate=frozenset(ABLATIONS))
     assert "use select()" in full and "hover(" in full and "find_text(" in full
     assert "use select()" not in naive
     assert not any(f"{name}(" in naive for name in ("hover", "find_text", "read_text"))

@@ -94,7 +94,7 @@ def forms_text(forms: frozenset[str]) -> str:
     return "\n".join(FORM_RULES[f] for f in sorted(forms))
 
 
-def system_text(skills: str = "", forms: frozenset[str] = frozenset(),
+def system_text(skills: str = "", forms: frozenset[str] = frozenset(), *,
                 ablate: frozenset[str] = frozenset()) -> str:
     """The system text; ``skills`` (the task's skills section, constant for the task) ends it;
     ``forms``: the point forms the run accepts, said after the rules; ``ablate``: the run's
@@ -153,7 +153,7 @@ def build_request(*, task: str, config: AgentConfig, history: Sequence[HistoryIt
     else:
         turns = _block_turns(task, history, window, config.history_block)
         cache_system = True
-    return ModelRequest(system=system_text(skills, config.point_forms, config.ablate), turns=turns,
+    return ModelRequest(system=system_text(skills, config.point_forms, ablate=config.ablate), turns=turns,
                         max_tokens=config.max_tokens,
                         task=task, step=step, note=note, cache_system=cache_system,
                         sampling=dict(config.sampling))
