@@ -86,7 +86,7 @@ async def select(page: Page, hit: Hit, wanted: str, mode: str) -> Effect:
         return await _set_backing(hit, control, wanted, mode,
                                   why="so that it replaces the options chosen before (a click "
                                       "in its list would add to them)")
-    point = await hit.frame.evaluate(js("option_point"), {"list": listbox, "index": index})
+    point = await hit.frame.evaluate(at_point("option_point"), {"list": listbox, "index": index})
     if point is None:
         await page.keyboard.press("Escape")
         return Effect(failed=f"'{chosen['text']}' is in the list but could not be brought into "
@@ -111,7 +111,7 @@ async def _open(page: Page, hit: Hit, control: Control) -> JSHandle | None:
         where = await frame.evaluate(at_point("open_point"), {"x": hit.x, "y": hit.y, **arg})
         await page.mouse.click(where["x"] + hit.page_x - hit.x, where["y"] + hit.page_y - hit.y)
     try:
-        found = await frame.wait_for_function(js("listbox_of"), arg=arg, timeout=OPEN_WAIT_MS)
+        found = await frame.wait_for_function(at_point("listbox_of"), arg=arg, timeout=OPEN_WAIT_MS)
     except PlaywrightError:
         return None
     return found
@@ -124,7 +124,7 @@ async def _holds_others(backing: ElementHandle) -> bool:
 
 
 async def _options(listbox: JSHandle) -> tuple[list[dict[str, Any]], bool]:
-    state = await listbox.evaluate(js("listbox_options"))
+    state = await listbox.evaluate(at_point("listbox_options"))
     return state["options"], bool(state["multiple"])
 
 
@@ -143,7 +143,7 @@ async def _filtered(frame: Frame, control: Control, wanted: str
     options: list[dict[str, Any]] = []
     multiple = False
     while True:
-        listbox = (await frame.evaluate_handle(js("listbox_of"), arg)).as_element()
+        listbox = (await frame.evaluate_handle(at_point("listbox_of"), arg)).as_element()
         if listbox is not None:
             options, multiple = await _options(listbox)
             index, how = match_option([o["text"] for o in options], wanted)
@@ -192,7 +192,7 @@ async def _set_backing(hit: Hit, control: Control, wanted: str, mode: str, *, wh
 
 
 async def _shows(frame: Frame, control: Control) -> str | None:
-    shows = await frame.evaluate(js("control_shows"), {
+    shows = await frame.evaluate(at_point("control_shows"), {
         "combo": control.combo, "box": control.box, "backing": control.backing})
     shown: str | None = shows["shown"]
     return shown
@@ -207,7 +207,7 @@ def _readback(hit: Hit, chosen: str, *, adds: bool = False) -> Callable[[], Awai
         if control is None:
             return ["the dropdown is no longer there to read back"]
         try:
-            shows = await hit.frame.evaluate(js("control_shows"), {
+            shows = await hit.frame.evaluate(at_point("control_shows"), {
                 "combo": control.combo, "box": control.box, "backing": control.backing})
         except PlaywrightError:
             return []
