@@ -23,6 +23,7 @@ from playwright.async_api import ElementHandle, Frame, JSHandle, Page
 from playwright.async_api import Error as PlaywrightError
 
 from ..evidence import Effect
+from . import readback
 from .locate import Hit
 from .native_inputs import MAX_LISTED, match_option, normalise
 from .scripts import at_point, js
@@ -202,14 +203,25 @@ def _readback(hit: Hit, chosen: str, *, adds: bool = False) -> Callable[[], Awai
     """What the control at the point shows once the page settled (found again: a library
     may have re-rendered it). ``adds``: a multi-select asked to replace, which a click on an
     option cannot do: say so when the control still shows others."""
-    async def read() -> list[str]:
+    async def shows_now() -> dict[str, Any] | None:
         control = await find(hit)
         if control is None:
-            return ["the dropdown is no longer there to read back"]
+            return None
         try:
-            shows = await hit.frame.evaluate(at_point("control_shows"), {
+            shows: dict[str, Any] = await hit.frame.evaluate(at_point("control_shows"), {
                 "combo": control.combo, "box": control.box, "backing": control.backing})
         except PlaywrightError:
+            return {}
+        return shows
+
+    def showing(shows: dict[str, Any] | None) -> bool:
+        return shows is not None and normalise(chosen) in normalise(shows.get("shown") or "")
+
+    async def read() -> list[str]:
+        shows = await readback.at_rest(shows_now, showing)  # an app's round trip later
+        if shows is None:
+            return ["the dropdown is no longer there to read back"]
+        if not shows:
             return []
         facts = _shown_facts(chosen, shows)
         if adds and shows["shown"] and normalise(shows["shown"]) != normalise(chosen):

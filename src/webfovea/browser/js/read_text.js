@@ -40,7 +40,8 @@
     const attr = el.getAttribute("aria-label") || el.getAttribute("title") || el.getAttribute("alt") || "";
     // What a text field shows is its value (a web component's read-only display input),
     // never a password's.
-    const value = el.tagName === "INPUT" && ["text", "search", "email", "url", "tel", "number"].includes(el.type) ? el.value : "";
+    const value = el.tagName === "TEXTAREA" ||
+      (el.tagName === "INPUT" && ["text", "search", "email", "url", "tel", "number"].includes(el.type)) ? el.value : "";
     const lvl = Math.max(level(own), level(attr), level(value));
     if (!lvl) continue;
     const b = boxed(el);

@@ -249,7 +249,9 @@
   const learn = (key, weight, t) => {
     // The parser building the page is no noise, nor what the action's input handlers do,
     // nor what follows the action's own events, timers, replies and frames.
-    if (key === null || !w.loaded() || (w.input && !w.own) || (w.inAction && t <= w.reactUntil)) return;
+    // The page's own timers and frames are always what it does by itself.
+    if (key === null || !w.loaded()) return;
+    if (!w.own && (w.input || (w.inAction && t <= w.reactUntil))) return;
     let s = w.stats.get(key);
     if (!s) {
       s = { bursts: 0, outside: 0, start: -Infinity, last: -Infinity, self: -Infinity, weight: 0, max: 0, gap: Infinity, gaps: [] };
@@ -363,11 +365,16 @@
   // regions are the action's effect wherever they are (w.strictKeys). One ended by the
   // timer fallback (a handler stopped propagation; hover events, whose window ends with
   // their task) may also hold a page timer that ran meanwhile: only w.inputKeys.
+  // What the browser does right after an input event is the action's too: the text a key
+  // inserts into a contenteditable lands between beforeinput and input, outside both
+  // events' handlers (typed at a steady pace, it would otherwise be learned as a region
+  // that changes by itself, and an editor's third `type` would be noise).
   const inputEnd = (bubbled) => () => {
     if (!w.input) return;
     w.flush();
     if (bubbled) for (const k of w.windowKeys) w.strictKeys.add(k);
     w.input = false;
+    react();
   };
   const fallbackEnd = inputEnd(false);
   const inputStart = () => {
@@ -428,7 +435,7 @@
   // the action: an autoplay's next slide, a ticker's next step) runs as the page's own work,
   // like its own animation frames: what it changes is learned as self-driven and is never
   // the work of an input handler, even when it comes due inside a hover's input window.
-  const byAction = () => (w.input && !w.own) || (w.inAction && now() <= w.reactUntil);
+  const byAction = () => !w.own && (w.input || (w.inAction && now() <= w.reactUntil));
   // The transitions and animations it starts during an action are the page's own too:
   // settle does not wait for them (w.animBase), so what its transitionend handlers do next
   // is not held in the action's window either.
@@ -555,7 +562,7 @@
   window.requestAnimationFrame = function requestAnimationFrame(fn) {
     if (typeof fn !== "function") return raf.call(window, fn);
     const depth = w.timerDepth;
-    if (!(w.inAction && w.track && depth < TIMER_DEPTH)) {
+    if (w.own || !(w.inAction && w.track && depth < TIMER_DEPTH)) {
       // The page's own loop: what it draws is never the work of an input handler, even
       // when its frame runs inside a hover's input window.
       const run = within(TIMER_DEPTH, fn, fn);
