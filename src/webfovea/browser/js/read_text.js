@@ -32,6 +32,9 @@
     while (n && getComputedStyle(n).display === "contents") n = deep.up(n);
     return n || el;
   };
+  // A text field or textarea shows its value (never a password's).
+  const field = (el) => el.tagName === "TEXTAREA" ||
+    (el.tagName === "INPUT" && ["text", "search", "email", "url", "tel", "number"].includes(el.type));
   const cands = [];
   const all = roots.flatMap((r) => [...r.querySelectorAll(r === document ? "body *" : "*")]);
   for (const el of all) {
@@ -40,8 +43,7 @@
     const attr = el.getAttribute("aria-label") || el.getAttribute("title") || el.getAttribute("alt") || "";
     // What a text field shows is its value (a web component's read-only display input),
     // never a password's.
-    const value = el.tagName === "TEXTAREA" ||
-      (el.tagName === "INPUT" && ["text", "search", "email", "url", "tel", "number"].includes(el.type)) ? el.value : "";
+    const value = field(el) ? el.value : "";
     const lvl = Math.max(level(own), level(attr), level(value));
     if (!lvl) continue;
     const b = boxed(el);
@@ -77,6 +79,7 @@
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
     for (let n = walker.currentNode; n; n = walker.nextNode()) {
       if (n.nodeType === 3) out.push(n);
+      else if (field(n)) out.push({ nodeValue: n.value, parentElement: n, field: true });
       else if (n.shadowRoot) out.push(...textNodes(n.shadowRoot));
     }
     return out;
@@ -89,7 +92,7 @@
     const pua = piece.replace(PUA, GLYPH);
     // A ligature icon font draws each word as one glyph; PUA code points are one each.
     piece = pua === piece && isIcon(parent) ? piece.split(" ").map(() => GLYPH).join(" ") : pua;
-    if (at === -1 && best.el.contains(node)) at = length;
+    if (at === -1 && (node.field ? node.parentElement === best.el : best.el.contains(node))) at = length;
     pieces.push(piece);
     length += piece.length + 1;
   }
