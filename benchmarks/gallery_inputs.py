@@ -5,7 +5,8 @@ Each run is one real ``run_task`` on real Chromium with a local model endpoint
 (``FakeProvider``) that answers at once with the component's real actions, alternating
 between two (choose A, choose B; drag down, drag up ...), then ``finished``. Medians over
 all steps. Needs tests/gallery built (scripts/build_gallery.sh) and the ``gallery`` extra
-(Dash). Numbers measured on a loaded machine are only comparable within one run.
+(Dash, Gradio). Numbers measured on a loaded machine are only comparable within one run.
+Notes are counted as no change / changed / unknown.
 
     python benchmarks/gallery_inputs.py [--steps 6] [--components react_select,dash] [--out F]
 """
@@ -35,6 +36,9 @@ GALLERY = Path(__file__).resolve().parent.parent / "tests" / "gallery"
 sys.path.insert(0, str(GALLERY / "apps"))
 from dash_dropdown import serve  # noqa: E402  (the gallery's Dash app, not a package)
 
+sys.path.insert(0, str(GALLERY.parent))
+from gradio_support import gradio_app  # noqa: E402  (tests/: Gradio behind the latency proxy)
+
 VIEWS = {"1920x1080": (Size(1920, 1080), 1.0), "1280x720@2": (Size(1280, 720), 2.0)}
 IMAGE_WIDTH = 1440  # the sent image at the default cap, for both sizes (16:9)
 
@@ -60,7 +64,17 @@ COMPONENTS: dict[str, list[Step]] = {
     "flatpickr_date": [("fill", ((150, 90),), {"content": "2024-03-15"}),
                        ("fill", ((150, 90),), {"content": "2024-04-16"})],
     "bootstrap_modal": [("click", ((278, 89),), {})] * 2,  # the Export menu, open and shut
+    # Issue 31: web components (open shadow roots), an autoplaying carousel (a click beside
+    # it, then its own arrow), an iframe editor (same origin, and inside a cross-origin
+    # frame: click into the text, type), Gradio behind 100 ms of latency.
+    "shoelace_select": _pick((150, 100), "Ireland", "Spain"),
+    "material_select": _pick((150, 108), "Ireland", "Portugal"),
+    "swiper_carousel": [("click", ((670, 150),), {}), ("click", ((614, 190),), {})],
+    "tinymce_editor": [("click", ((400, 142),), {}), ("type", (), {"content": " at noon"})],
+    "tinymce_framed": [("click", ((400, 142),), {}), ("type", (), {"content": " at noon"})],
+    "gradio": _pick((300, 75), "Oslo", "Zurich"),
 }
+APPS = {"dash", "gradio"}  # served by their Python frameworks, not from tests/gallery/pages
 
 
 def _reply(step: Step, scale: float) -> str:
@@ -89,12 +103,13 @@ async def bench(names: list[str], steps: int) -> dict[str, dict[str, Any]]:
     results: dict[str, dict[str, Any]] = {}
     with ExitStack() as stack:
         gallery = stack.enter_context(LocalServer(GALLERY))
-        dash = stack.enter_context(serve())
+        apps = {"dash": stack.enter_context(serve()) if "dash" in names else "",
+                "gradio": stack.enter_context(gradio_app()) if "gradio" in names else ""}
         for view, (viewport, scale) in VIEWS.items():
             config = BrowserConfig(viewport=viewport, device_scale_factor=scale)
             async with BrowserSession(config) as session:
                 for name in names:
-                    url = dash if name == "dash" else gallery.url(f"/pages/{name}.html")
+                    url = apps[name] if name in APPS else gallery.url(f"/pages/{name}.html")
                     plan = (COMPONENTS[name] * steps)[:steps]
                     records = await one_run(session, url, plan, viewport.width)
                     settles = [r["settle_ms"] for r in records if r["settle_ms"] is not None]
@@ -103,6 +118,8 @@ async def bench(names: list[str], steps: int) -> dict[str, dict[str, Any]]:
                         "harness_step_s": statistics.median(r["harness"] for r in records),
                         "settle_ms": statistics.median(settles) if settles else None,
                         "changed": sum(r["outcome"] == "changed" for r in records),
+                        "no_change": sum(r["outcome"] == "no_change" for r in records),
+                        "unknown": sum(r["outcome"] == "unknown" for r in records),
                         "steps": len(records),
                     }
                     print(_row(key, results[key]), flush=True)
@@ -111,7 +128,8 @@ async def bench(names: list[str], steps: int) -> dict[str, dict[str, Any]]:
 
 def _row(key: str, r: dict[str, Any]) -> str:
     settle = f"{r['settle_ms']:8.0f}" if r["settle_ms"] is not None else "       -"
-    return f"{key:<30} {r['harness_step_s']:12.3f} {settle} {r['changed']:>4}/{r['steps']}"
+    notes = f"{r['no_change']}/{r['changed']}/{r['unknown']}"
+    return f"{key:<30} {r['harness_step_s']:12.3f} {settle} {notes:>8} of {r['steps']}"
 
 
 def main() -> None:
@@ -124,8 +142,8 @@ def main() -> None:
     unknown = [n for n in names if n not in COMPONENTS]
     if unknown:
         parser.error(f"unknown components: {', '.join(unknown)}")
-    print(f"{'component@size':<30} {'harness/step':>12} {'settle':>8} changed")
-    print(f"{'':<30} {'(s, median)':>12} {'(ms)':>8}")
+    print(f"{'component@size':<30} {'harness/step':>12} {'settle':>8} {'notes':>8}")
+    print(f"{'':<30} {'(s, median)':>12} {'(ms)':>8} {'n/c/u':>8}")
     results = asyncio.run(bench(names, ns.steps))
     ns.out.write_text(json.dumps(results, indent=2), encoding="utf-8")
     print(f"written to {ns.out}")

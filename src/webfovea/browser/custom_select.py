@@ -22,6 +22,7 @@ from typing import Any
 from playwright.async_api import ElementHandle, Frame, JSHandle, Page
 from playwright.async_api import Error as PlaywrightError
 
+from . import readback
 from .evidence import Effect
 from .locate import Hit
 from .native_inputs import MAX_LISTED, match_option, normalise
@@ -86,7 +87,7 @@ async def select(page: Page, hit: Hit, wanted: str, mode: str) -> Effect:
         return await _set_backing(hit, control, wanted, mode,
                                   why="so that it replaces the options chosen before (a click "
                                       "in its list would add to them)")
-    point = await hit.frame.evaluate(js("option_point"), {"list": listbox, "index": index})
+    point = await hit.frame.evaluate(at_point("option_point"), {"list": listbox, "index": index})
     if point is None:
         await page.keyboard.press("Escape")
         return Effect(failed=f"'{chosen['text']}' is in the list but could not be brought into "
@@ -111,7 +112,7 @@ async def _open(page: Page, hit: Hit, control: Control) -> JSHandle | None:
         where = await frame.evaluate(at_point("open_point"), {"x": hit.x, "y": hit.y, **arg})
         await page.mouse.click(where["x"] + hit.page_x - hit.x, where["y"] + hit.page_y - hit.y)
     try:
-        found = await frame.wait_for_function(js("listbox_of"), arg=arg, timeout=OPEN_WAIT_MS)
+        found = await frame.wait_for_function(at_point("listbox_of"), arg=arg, timeout=OPEN_WAIT_MS)
     except PlaywrightError:
         return None
     return found
@@ -124,7 +125,7 @@ async def _holds_others(backing: ElementHandle) -> bool:
 
 
 async def _options(listbox: JSHandle) -> tuple[list[dict[str, Any]], bool]:
-    state = await listbox.evaluate(js("listbox_options"))
+    state = await listbox.evaluate(at_point("listbox_options"))
     return state["options"], bool(state["multiple"])
 
 
@@ -143,7 +144,7 @@ async def _filtered(frame: Frame, control: Control, wanted: str
     options: list[dict[str, Any]] = []
     multiple = False
     while True:
-        listbox = (await frame.evaluate_handle(js("listbox_of"), arg)).as_element()
+        listbox = (await frame.evaluate_handle(at_point("listbox_of"), arg)).as_element()
         if listbox is not None:
             options, multiple = await _options(listbox)
             index, how = match_option([o["text"] for o in options], wanted)
@@ -192,7 +193,7 @@ async def _set_backing(hit: Hit, control: Control, wanted: str, mode: str, *, wh
 
 
 async def _shows(frame: Frame, control: Control) -> str | None:
-    shows = await frame.evaluate(js("control_shows"), {
+    shows = await frame.evaluate(at_point("control_shows"), {
         "combo": control.combo, "box": control.box, "backing": control.backing})
     shown: str | None = shows["shown"]
     return shown
@@ -202,14 +203,25 @@ def _readback(hit: Hit, chosen: str, *, adds: bool = False) -> Callable[[], Awai
     """What the control at the point shows once the page settled (found again: a library
     may have re-rendered it). ``adds``: a multi-select asked to replace, which a click on an
     option cannot do: say so when the control still shows others."""
-    async def read() -> list[str]:
+    async def shows_now() -> dict[str, Any] | None:
         control = await find(hit)
         if control is None:
-            return ["the dropdown is no longer there to read back"]
+            return None
         try:
-            shows = await hit.frame.evaluate(js("control_shows"), {
+            shows: dict[str, Any] = await hit.frame.evaluate(at_point("control_shows"), {
                 "combo": control.combo, "box": control.box, "backing": control.backing})
         except PlaywrightError:
+            return {}
+        return shows
+
+    def showing(shows: dict[str, Any] | None) -> bool:
+        return shows is not None and normalise(chosen) in normalise(shows.get("shown") or "")
+
+    async def read() -> list[str]:
+        shows = await readback.at_rest(shows_now, showing)  # an app's round trip later
+        if shows is None:
+            return ["the dropdown is no longer there to read back"]
+        if not shows:
             return []
         facts = _shown_facts(chosen, shows)
         if adds and shows["shown"] and normalise(shows["shown"]) != normalise(chosen):

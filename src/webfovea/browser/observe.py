@@ -11,7 +11,7 @@ from playwright.async_api import Frame, Page
 
 from .document_place import label_places, selection_place
 from .locate import short_url
-from .scripts import js
+from .scripts import at_point
 
 READ_LIMIT = 600
 LEVELS = {3: "exact", 2: "partial", 1: "fuzzy"}
@@ -33,7 +33,7 @@ class Observation:
 
 async def _count(frame: Frame, text: str, scroll_to: int | None = None) -> int:
     try:
-        count: int = await frame.evaluate(js("find_text"), {"text": text, "scrollTo": scroll_to})
+        count: int = await frame.evaluate(at_point("find_text"), {"text": text, "scrollTo": scroll_to})
     except PlaywrightError:
         return 0  # a detached or navigating frame has no matches we could show
     return count
@@ -93,7 +93,7 @@ async def find_text(page: Page, text: str, state: FindState) -> Observation:
 
 async def _read(frame: Frame, label: str) -> dict[str, Any] | None:
     try:
-        r: dict[str, Any] = await frame.evaluate(js("read_text"),
+        r: dict[str, Any] = await frame.evaluate(at_point("read_text"),
                                                  {"label": label, "limit": READ_LIMIT})
     except PlaywrightError:
         return None

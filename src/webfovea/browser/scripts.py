@@ -22,6 +22,8 @@ def watched(name: str) -> str:
 @cache
 def at_point(name: str) -> str:
     """``js(name)`` with ``elementAt`` (``element_at.js``: the innermost element at a point,
-    through open shadow roots) in scope, so every script that starts from a point walks
-    into shadow roots the same way."""
-    return f"(args) => {{\nconst elementAt = ({js('element_at')});\nreturn ({js(name)})(args);\n}}"
+    through open shadow roots) and ``deep`` (``deep.js``: queries, containment and words
+    through open shadow roots and slots) in scope, so every script that starts from a point
+    or looks for a control's parts walks into shadow roots the same way."""
+    return (f"(args) => {{\nconst elementAt = ({js('element_at')});\nconst deep = ({js('deep')})();\n"
+            f"return ({js(name)})(args);\n}}")

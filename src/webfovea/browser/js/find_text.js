@@ -1,19 +1,24 @@
 // Matches of a text in this frame (case-insensitive, visible text nodes only, open shadow
-// roots included).
+// roots included, `deep`: deep.js). Text whose parent has no box of its own (a <slot>, any
+// display: contents element) is as visible as the nearest ancestor that has one.
 // With `scrollTo` set, scroll match number `scrollTo` into view and select it, so the
 // screenshot shows where it is. Returns the number of matches, never the text.
 ({ text, scrollTo }) => {
   const norm = (s) => s.replace(/\u00a0/g, " ").toLowerCase();
   const needle = norm(text);
   if (!needle.trim()) return 0;
-  const shown = (el) => (el.checkVisibility
-    ? el.checkVisibility({ visibilityProperty: true })
-    : el.getClientRects().length > 0);
+  const boxed = (el) => {
+    let n = el;
+    while (n && getComputedStyle(n).display === "contents") n = deep.up(n);
+    return n;
+  };
+  const shown = (el) => {
+    const b = boxed(el);
+    return Boolean(b) && (b.checkVisibility ? b.checkVisibility({ visibilityProperty: true })
+      : b.getClientRects().length > 0);
+  };
   // The document and every open shadow root in it: their text is on the page too.
-  const roots = [document];
-  for (let i = 0; i < roots.length; i++) {
-    for (const e of roots[i].querySelectorAll("*")) if (e.shadowRoot) roots.push(e.shadowRoot);
-  }
+  const roots = deep.roots();
   const hits = [];
   const seen = new Map();
   const texts = roots.flatMap((r) => {
@@ -37,7 +42,7 @@
   }
   if (scrollTo !== null && scrollTo < hits.length) {
     const [node, at] = hits[scrollTo];
-    node.parentElement.scrollIntoView({ block: "center", inline: "nearest" });
+    boxed(node.parentElement).scrollIntoView({ block: "center", inline: "nearest" });
     const range = document.createRange();
     range.setStart(node, at);
     range.setEnd(node, at + needle.length);

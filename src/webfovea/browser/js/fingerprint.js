@@ -80,9 +80,10 @@
         found.push([elementOf(key), m]);
         continue;
       }
-      const sum = noise.get(v) || { weight: 0, text: false, input: false, strict: false };
+      const sum = noise.get(v) || { weight: 0, text: false, input: false, strict: false, own: true };
       noise.set(v, { weight: sum.weight + m.weight, text: sum.text || m.text,
-        input: sum.input || w.inputKeys.has(key), strict: sum.strict || w.strictKeys.has(key) });
+        input: sum.input || w.inputKeys.has(key), strict: sum.strict || w.strictKeys.has(key),
+        own: sum.own && m.own });
     }
     const span = now() - w.snap.at;
     const uncertain = [];
@@ -96,7 +97,9 @@
         continue;
       }
       ignored += m.weight;
-      if (aimedAt(elementOf(v))) uncertain.push(label(elementOf(v)));
+      // Made wholly by the page's own timers and frames (an autoplay's next slide, also one
+      // that began just after the click): its own schedule, not the action's doing.
+      if (aimedAt(elementOf(v)) && !m.own) uncertain.push(label(elementOf(v)));
     }
     found.sort((a, b) => b[1].weight - a[1].weight);
     return {

@@ -1,9 +1,9 @@
 // The options a custom dropdown's open list holds now: their words, whether selected or
-// disabled, and whether the list takes several at once.
+// disabled, and whether the list takes several at once. Options inside open shadow roots
+// and slotted into the list count (`deep`, deep.js), in the order they are shown.
 (list) => {
-  const squash = (s) => (s || "").replace(/\s+/g, " ").trim();
-  const options = [...list.querySelectorAll("[role=option]")].map((o) => ({
-    text: squash(o.innerText === undefined ? o.textContent : o.innerText),
+  const options = deep.within(list, "[role=option]").map((o) => ({
+    text: deep.text(o),
     selected: o.getAttribute("aria-selected") === "true",
     disabled: o.getAttribute("aria-disabled") === "true",
   }));

@@ -1,5 +1,6 @@
 // The DOM text around the best match for a label in this frame, hidden text included,
-// open shadow roots too.
+// open shadow roots too (`deep`: deep.js); an element without a box of its own (a <slot>)
+// is as visible as the nearest ancestor that has one.
 // Match levels: exact (3: the element's own words equal the label), contained (2),
 // fuzzy (1: every word of the label among the element's words). Then visible beats
 // hidden, then nearest the viewport centre. Characters a font draws as something else
@@ -25,20 +26,29 @@
     return wantWords.length && wantWords.every((w) => have.has(w)) ? 1 : 0;
   };
   // The document and every open shadow root in it: their text is on the page too.
-  const roots = [document];
-  for (let i = 0; i < roots.length; i++) {
-    for (const e of roots[i].querySelectorAll("*")) if (e.shadowRoot) roots.push(e.shadowRoot);
-  }
+  const roots = deep.roots();
+  const boxed = (el) => {
+    let n = el;
+    while (n && getComputedStyle(n).display === "contents") n = deep.up(n);
+    return n || el;
+  };
+  // A text field or textarea shows its value (never a password's).
+  const field = (el) => el.tagName === "TEXTAREA" ||
+    (el.tagName === "INPUT" && ["text", "search", "email", "url", "tel", "number"].includes(el.type));
   const cands = [];
   const all = roots.flatMap((r) => [...r.querySelectorAll(r === document ? "body *" : "*")]);
   for (const el of all) {
     if (SKIP.has(el.tagName)) continue;
     const own = Array.from(el.childNodes).filter((n) => n.nodeType === 3).map((n) => n.nodeValue).join(" ");
     const attr = el.getAttribute("aria-label") || el.getAttribute("title") || el.getAttribute("alt") || "";
-    const lvl = Math.max(level(own), level(attr));
+    // What a text field shows is its value (a web component's read-only display input),
+    // never a password's.
+    const value = field(el) ? el.value : "";
+    const lvl = Math.max(level(own), level(attr), level(value));
     if (!lvl) continue;
-    const r = el.getBoundingClientRect();
-    const visible = el.checkVisibility ? el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : r.width > 0;
+    const b = boxed(el);
+    const r = b.getBoundingClientRect();
+    const visible = b.checkVisibility ? b.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : r.width > 0;
     const dist = Math.hypot(r.left + r.width / 2 - innerWidth / 2, r.top + r.height / 2 - innerHeight / 2);
     cands.push({ el, lvl, visible: visible ? 1 : 0, dist });
   }
@@ -69,6 +79,7 @@
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT | NodeFilter.SHOW_ELEMENT);
     for (let n = walker.currentNode; n; n = walker.nextNode()) {
       if (n.nodeType === 3) out.push(n);
+      else if (field(n)) out.push({ nodeValue: n.value, parentElement: n, field: true });
       else if (n.shadowRoot) out.push(...textNodes(n.shadowRoot));
     }
     return out;
@@ -81,7 +92,7 @@
     const pua = piece.replace(PUA, GLYPH);
     // A ligature icon font draws each word as one glyph; PUA code points are one each.
     piece = pua === piece && isIcon(parent) ? piece.split(" ").map(() => GLYPH).join(" ") : pua;
-    if (at === -1 && best.el.contains(node)) at = length;
+    if (at === -1 && (node.field ? node.parentElement === best.el : best.el.contains(node))) at = length;
     pieces.push(piece);
     length += piece.length + 1;
   }

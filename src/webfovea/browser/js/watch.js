@@ -249,7 +249,9 @@
   const learn = (key, weight, t) => {
     // The parser building the page is no noise, nor what the action's input handlers do,
     // nor what follows the action's own events, timers, replies and frames.
-    if (key === null || !w.loaded() || w.input || (w.inAction && t <= w.reactUntil)) return;
+    // The page's own timers and frames are always what it does by itself.
+    if (key === null || !w.loaded()) return;
+    if (!w.own && (w.input || (w.inAction && t <= w.reactUntil))) return;
     let s = w.stats.get(key);
     if (!s) {
       s = { bursts: 0, outside: 0, start: -Infinity, last: -Infinity, self: -Infinity, weight: 0, max: 0, gap: Infinity, gaps: [] };
@@ -312,7 +314,8 @@
       if (!(key !== null && (w.volatile.has(key) || (el && w.volatileKey(el))))) w.changeSeq += 1;
       if (!w.inAction) continue;
       const where = key === null ? document.documentElement : key;
-      const m = w.caused.get(where) || { weight: 0, text: false, nodes: new Set(), old: 0, touched: new Set() };
+      const m = w.caused.get(where) || { weight: 0, text: false, nodes: new Set(), old: 0, touched: new Set(), own: true };
+      m.own = m.own && w.own; // all of it the page's own timers and frames so far
       remember(rec, records);
       m.touched.add(rec.target);
       m.weight += weight;
@@ -362,11 +365,16 @@
   // regions are the action's effect wherever they are (w.strictKeys). One ended by the
   // timer fallback (a handler stopped propagation; hover events, whose window ends with
   // their task) may also hold a page timer that ran meanwhile: only w.inputKeys.
+  // What the browser does right after an input event is the action's too: the text a key
+  // inserts into a contenteditable lands between beforeinput and input, outside both
+  // events' handlers (typed at a steady pace, it would otherwise be learned as a region
+  // that changes by itself, and an editor's third `type` would be noise).
   const inputEnd = (bubbled) => () => {
     if (!w.input) return;
     w.flush();
     if (bubbled) for (const k of w.windowKeys) w.strictKeys.add(k);
     w.input = false;
+    react();
   };
   const fallbackEnd = inputEnd(false);
   const inputStart = () => {
@@ -423,13 +431,56 @@
       [w.timerDepth, w.timerFn] = outer;
     }
   };
+  // A timer the page scheduled on its own (not from an input handler or from what follows
+  // the action: an autoplay's next slide, a ticker's next step) runs as the page's own work,
+  // like its own animation frames: what it changes is learned as self-driven and is never
+  // the work of an input handler, even when it comes due inside a hover's input window.
+  const byAction = () => !w.own && (w.input || (w.inAction && now() <= w.reactUntil));
+  // The transitions and animations it starts during an action are the page's own too:
+  // settle does not wait for them (w.animBase), so what its transitionend handlers do next
+  // is not held in the action's window either.
+  const animations = () => [document, ...w.roots].flatMap((r) => r.getAnimations());
+  const own = (fn) => function ownTimer(...a) {
+    w.flush();
+    const outer = w.own;
+    const base = w.inAction ? new Set(animations()) : null;
+    w.own = true;
+    try {
+      return fn.apply(this, a);
+    } finally {
+      w.flush();
+      w.own = outer;
+      if (base && w.inAction) for (const anim of animations()) if (!base.has(anim)) w.animBase.add(anim);
+    }
+  };
+  // So are the handlers of a transition or animation ending that the action did not just
+  // start (Swiper tidies its slides on transitionend, 300 ms after its own timer moved
+  // them): own while the event propagates, its regions then never uncertain.
+  let ending = 0;
+  const endStart = () => {
+    if (byAction() || ending) return;
+    w.flush();
+    ending = w.own ? 2 : 1;
+    w.own = true;
+    setT.call(window, endStop, 0);
+  };
+  const endStop = () => {
+    if (!ending) return;
+    w.flush();
+    w.own = ending === 2;
+    ending = 0;
+  };
+  for (const type of ["transitionend", "animationend"]) {
+    window.addEventListener(type, endStart, true);
+    window.addEventListener(type, endStop, false);
+  }
   window.setTimeout = function setTimeout(fn, delay, ...args) {
     if (typeof fn !== "function") return setT.call(window, fn, delay, ...args);
     const depth = w.timerDepth;
     const tracked = w.track && (Number(delay) || 0) <= SHORT_TIMER && depth < TIMER_DEPTH &&
       fn !== w.timerFn;
     const run = within(tracked ? depth + 1 : TIMER_DEPTH, fn, fn);
-    if (!tracked) return setT.call(window, run, delay, ...args);
+    if (!tracked) return setT.call(window, byAction() ? run : own(run), delay, ...args);
     const id = setT.call(window, (...a) => {
       w.timers.delete(id);
       react();
@@ -446,11 +497,11 @@
   // 13 ms interval): waited for until the script clears it, for at most SHORT_TIMER.
   const clearI = window.clearInterval;
   window.setInterval = function setInterval(fn, delay, ...args) {
-    const run = typeof fn === "function" ? within(TIMER_DEPTH, fn, fn) : fn;
+    const animation = w.track && (Number(delay) || 0) <= FRAME_INTERVAL && w.timerDepth < TIMER_DEPTH;
+    let run = typeof fn === "function" ? within(TIMER_DEPTH, fn, fn) : fn;
+    if (typeof fn === "function" && !animation && !byAction()) run = own(run);
     const id = setI.call(window, run, delay, ...args);
-    if (w.track && (Number(delay) || 0) <= FRAME_INTERVAL && w.timerDepth < TIMER_DEPTH) {
-      w.intervals.set(id, now() + SHORT_TIMER);
-    }
+    if (animation) w.intervals.set(id, now() + SHORT_TIMER);
     return id;
   };
   window.clearInterval = function clearInterval(id) {
@@ -511,7 +562,7 @@
   window.requestAnimationFrame = function requestAnimationFrame(fn) {
     if (typeof fn !== "function") return raf.call(window, fn);
     const depth = w.timerDepth;
-    if (!(w.inAction && w.track && depth < TIMER_DEPTH)) {
+    if (w.own || !(w.inAction && w.track && depth < TIMER_DEPTH)) {
       // The page's own loop: what it draws is never the work of an input handler, even
       // when its frame runs inside a hover's input window.
       const run = within(TIMER_DEPTH, fn, fn);
