@@ -14,11 +14,15 @@ demo: setup
 # CI): on a loaded 2-core machine a real browser is sometimes descheduled past a page's own
 # timers. The summary counts each retry as "rerun"; a rerun is a bug to find, not a pass.
 RERUNS := --reruns 2 --reruns-delay 1 -rR
-# Parallel workers (pytest-xdist), each with its own shared browsers and servers: most tests
+# Parallel workers (pytest-xdist), each with its own shared browsers and servers (tests that
+# share a fixture of their module run on one worker: tests/conftest.py): most tests
 # wait on a browser, so three workers keep two cores busy. The 25 slowest tests are printed,
 # so the next slow one is seen when it lands. `make test WORKERS=0` runs in one process.
 WORKERS ?= 3
-PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --durations=25 $(RERUNS)
+# Compiled modules are kept between the many Python processes a run starts (each CLI test is
+# one), also where the environment turns bytecode writing off.
+unexport PYTHONDONTWRITEBYTECODE
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --dist loadgroup --durations=25 $(RERUNS)
 
 test: setup
 	$(PYTEST)

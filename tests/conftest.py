@@ -131,3 +131,34 @@ async def sized() -> AsyncIterator[Browsers]:
         yield browsers
     finally:
         await browsers.close()
+
+
+# Modules whose tests are long end-to-end runs (a bench, a suite, a docs build; 30–120 s
+# each), longest first. xdist hands out work in collection order, so these start first and
+# none is left running alone at the end while the other workers idle.
+LONGEST_FIRST = (
+    "test_answers_scoring", "test_docs", "test_dialects_openai_gemini_suite", "test_dialect_loop",
+    "test_archives_suite", "test_answers_suite", "test_suite_run", "test_bench_ray",
+    "test_preflight_contracts", "test_miniwob", "test_interrupts", "test_page_faults", "test_cli",
+    "test_provider_faults", "test_mcp", "test_viewport_seen",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``-n`` (pytest-xdist, ``--dist loadgroup``), the tests that share a fixture of
+    their own module's scope run on one worker, so its setup (a bench run, a set of recorded
+    runs) is paid once instead of once per worker; every other test is balanced freely."""
+    for item in items:
+        if _uses_own_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(Path(item.nodeid.split("::", 1)[0]).stem, len(rank)))
+
+
+def _uses_own_module_fixture(item: pytest.Item) -> bool:
+    info = getattr(item, "_fixtureinfo", None)  # pytest's record of the fixtures an item uses
+    if info is None:
+        return False
+    module = item.nodeid.split("::", 1)[0]
+    return any(d.scope in ("module", "class") and d.baseid.startswith(module)
+               for defs in info.name2fixturedefs.values() for d in defs)

@@ -25,37 +25,43 @@ def build(root: Path, site: Path) -> subprocess.CompletedProcess[str]:
                            str(site)], capture_output=True, text=True, env=ENV, timeout=300)
 
 
-def test_the_site_builds_strictly_with_every_page_in_the_navigation(tmp_path: Path) -> None:
-    proc = build(ROOT, tmp_path / "site")
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project's own site, built once for the tests that read it."""
+    out = tmp_path_factory.mktemp("docs") / "site"
+    proc = build(ROOT, out)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    return out
+
+
+def test_the_site_builds_strictly_with_every_page_in_the_navigation(site: Path) -> None:
     pages = {p.relative_to(DOCS).with_suffix("") for p in DOCS.rglob("*.md")}
-    built = {p.parent.relative_to(tmp_path / "site") for p in (tmp_path / "site").rglob("index.html")}
+    built = {p.parent.relative_to(site) for p in site.rglob("index.html")}
     assert {Path(".") if str(p) == "index" else p for p in pages} <= built
 
 
-def test_an_orphan_page_or_a_broken_link_fails_the_build(tmp_path: Path) -> None:
+@pytest.mark.parametrize("extra, named", [("orphan.md", "orphan.md"), ("broken-link", "missing.md")])
+def test_an_orphan_page_or_a_broken_link_fails_the_build(extra: str, named: str,
+                                                         tmp_path: Path) -> None:
     """The strict build is a check that can fail: a page left out of the navigation and a
     link to a page that does not exist each stop it."""
-    for extra, named in (("orphan.md", "orphan.md"), ("broken-link", "missing.md")):
-        copy = tmp_path / extra.removesuffix(".md")
-        shutil.copytree(ROOT / "docs", copy / "docs")
-        shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
-        (copy / "scripts").mkdir()
-        shutil.copy(ROOT / "scripts" / "mkdocs_hooks.py", copy / "scripts")
-        if extra == "orphan.md":
-            (copy / "docs" / extra).write_text("# Nobody links here\n")
-        else:
-            index = copy / "docs" / "index.md"
-            index.write_text(index.read_text() + "\nSee [the missing page](missing.md).\n")
-        proc = build(copy, copy / "site")
-        assert proc.returncode != 0, extra
-        assert named in proc.stderr, proc.stderr[-2000:]
+    copy = tmp_path / extra.removesuffix(".md")
+    shutil.copytree(ROOT / "docs", copy / "docs")
+    shutil.copy(ROOT / "mkdocs.yml", copy / "mkdocs.yml")
+    (copy / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "mkdocs_hooks.py", copy / "scripts")
+    if extra == "orphan.md":
+        (copy / "docs" / extra).write_text("# Nobody links here\n")
+    else:
+        index = copy / "docs" / "index.md"
+        index.write_text(index.read_text() + "\nSee [the missing page](missing.md).\n")
+    proc = build(copy, copy / "site")
+    assert proc.returncode != 0, extra
+    assert named in proc.stderr, proc.stderr[-2000:]
 
 
-def test_the_command_line_reference_is_the_parsers_own_help(tmp_path: Path) -> None:
-    proc = build(ROOT, tmp_path / "site")
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    page = (tmp_path / "site" / "reference-cli" / "index.html").read_text()
+def test_the_command_line_reference_is_the_parsers_own_help(site: Path) -> None:
+    page = (site / "reference-cli" / "index.html").read_text()
     for command in ("run", "bench", "score", "suite", "view", "diagnose", "miniwob"):
         helped = subprocess.run([sys.executable, "-m", "webfovea", command, "--help"],
                                 capture_output=True, text=True, env=ENV, check=True).stdout
@@ -64,15 +70,19 @@ def test_the_command_line_reference_is_the_parsers_own_help(tmp_path: Path) -> N
         assert f"webfovea {command}" in page
 
 
-def offline_commands() -> list[str]:
-    found = []
+def offline_blocks() -> dict[str, list[str]]:
+    """Each marked block's commands, by page and block: a block's commands run in order in
+    one directory (a later one reads what an earlier one wrote); blocks are independent."""
+    found: dict[str, list[str]] = {}
     for page in sorted(DOCS.rglob("*.md")):
-        for block in OFFLINE.findall(page.read_text()):
-            for line in block.splitlines():
-                command = line.split("#", 1)[0].strip()
-                if command:
-                    found.append(command)
+        for i, block in enumerate(OFFLINE.findall(page.read_text())):
+            lines = (line.split("#", 1)[0].strip() for line in block.splitlines())
+            found[f"{page.relative_to(DOCS)}#{i}"] = [line for line in lines if line]
     return found
+
+
+def offline_commands() -> list[str]:
+    return [command for block in offline_blocks().values() for command in block]
 
 
 def test_some_pages_mark_offline_commands() -> None:
@@ -82,8 +92,9 @@ def test_some_pages_mark_offline_commands() -> None:
 
 
 @pytest.mark.timeout(900)
-def test_every_offline_command_in_the_docs_runs(tmp_path: Path) -> None:
-    for command in offline_commands():
+@pytest.mark.parametrize("block", offline_blocks())
+def test_every_offline_command_in_the_docs_runs(block: str, tmp_path: Path) -> None:
+    for command in offline_blocks()[block]:
         argv = shlex.split(command)
         assert argv[0] == "webfovea", command
         proc = subprocess.run([sys.executable, "-m", "webfovea", *argv[1:]], cwd=tmp_path,
