@@ -30,6 +30,25 @@ Box = tuple[float, float, float, float]  # x, y, width, height in page CSS pixel
 Targets = dict[str, Callable[[Page], Locator]]  # a description -> the element it means
 
 
+_RECT = "e => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; }"
+_CONTENT = "e => { const r = e.getBoundingClientRect(); return [r.x + e.clientLeft, r.y + e.clientTop]; }"
+
+
+async def css_box(locator: Locator) -> Box:
+    """The element's box in top-level viewport CSS pixels, by the page's own geometry (a
+    child frame's box moved by its iframe's content origin). Playwright's bounding_box
+    leaves out the iframe's border for a frame of another origin: a screenshot shows such
+    an element 2 px right of it behind a 2 px border."""
+    handle = await locator.element_handle()
+    x, y, w, h = await handle.evaluate(_RECT)
+    frame = await handle.owner_frame()
+    while frame is not None and frame.parent_frame is not None:
+        dx, dy = await (await frame.frame_element()).evaluate(_CONTENT)
+        x, y, frame = x + dx, y + dy, frame.parent_frame
+    await handle.dispose()
+    return x, y, w, h
+
+
 @dataclass
 class DomGrounder:
     """Answers a grounding request with the described element's centre, in ``coords``
@@ -45,10 +64,8 @@ class DomGrounder:
     def __call__(self, request: FakeRequest) -> str:
         text = request.turns[-1].text
         description = next(d for d in self.targets if d in text)
-        measured = asyncio.run_coroutine_threadsafe(
-            self.targets[description](self.page).bounding_box(), self.loop).result(10)
-        assert measured is not None, description
-        box = (measured["x"], measured["y"], measured["width"], measured["height"])
+        box = asyncio.run_coroutine_threadsafe(
+            css_box(self.targets[description](self.page)), self.loop).result(10)
         self.boxes.append((description, box))
         fx = (box[0] + box[2] / 2) / self.viewport.width
         fy = (box[1] + box[3] / 2) / self.viewport.height
