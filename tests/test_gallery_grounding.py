@@ -157,3 +157,13 @@ def test_a_missing_grounder_key_is_an_error_naming_the_flag(
     # A local server needs no key: its endpoint alone is enough.
     assert RunFlags(model="oracle", grounder="openai:g",
                     grounder_base_url="http://127.0.0.1:9/v1").options().agent.grounder
+
+
+def test_a_resumed_bench_may_read_the_grounders_key_from_another_variable() -> None:
+    from webfovea.bench.runner import resolve_settings
+
+    resumed = resolve_settings({"grounder": "openai:g", "grounder_api_key_env": "OLD_KEY"},
+                               given={"grounder_api_key_env": "NEW_KEY"}, defaults={})
+    assert resumed["grounder_api_key_env"] == "NEW_KEY"
+    with pytest.raises(ConfigError, match="--grounder was 'openai:g'"):  # what is measured
+        resolve_settings({"grounder": "openai:g"}, given={"grounder": "openai:h"}, defaults={})
