@@ -8,11 +8,12 @@ holds the choice. The grounder's own key (``--grounder-api-key-env``) reaches it
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Frame, Page
+from playwright.async_api import Frame, FrameLocator, Page
 
 from gallery_helpers import SMALL, Browsers, View, views
 from grounding_helpers import Targets, clicks, grounded_run, inside
@@ -34,8 +35,8 @@ class Case:
         return self.page.replace(".html", "").replace("?page=", "-")
 
 
-def _framed(page: Page) -> Page:
-    return page.frame_locator("#outer")  # type: ignore[return-value]  # the same locator API
+def _framed(page: Page) -> FrameLocator:
+    return page.frame_locator("#outer")
 
 
 def _option(text: str) -> str:
@@ -43,21 +44,23 @@ def _option(text: str) -> str:
 
 
 CASES = [
-    Case("react_select.html", {"the 'Choose a country' dropdown": lambda p: p.locator(
-        "#single [class*='-control']"), "the option 'Croatia'": lambda p: p.locator(
-        _option("Croatia"))}, "single", "Croatia", "norm1000"),
-    Case("mui_select.html", {"the Country select": lambda p: p.locator("#country"),
-                        "the menu item 'Denmark'": lambda p: p.get_by_role(
-                            "option", name="Denmark")}, "country", "Denmark", "smart_resize"),
-    Case("shoelace_select.html", {"the 'Pick a country' select": lambda p: p.locator("#country"),
-                             "the option 'Bulgaria'": lambda p: p.locator(
-                                 "sl-option", has_text="Bulgaria")},
-         "country", "Bulgaria", "norm1000"),
-    Case("framed.html?page=react_select", {
+    Case("react_select.html", {
+        "the 'Choose a country' dropdown": lambda p: p.locator("#single [class*='-control']"),
+        "the option 'Croatia'": lambda p: p.locator(_option("Croatia")),
+    }, "single", "Croatia", "norm1000"),
+    Case("mui_select.html", {
+        "the Country select": lambda p: p.locator("#country"),
+        "the menu item 'Denmark'": lambda p: p.get_by_role("option", name="Denmark"),
+    }, "country", "Denmark", "smart_resize"),
+    Case("shoelace_select.html", {  # its combobox inside the component's shadow root
+        "the 'Pick a country' select": lambda p: p.locator("#country"),
+        "the option 'Bulgaria'": lambda p: p.locator("sl-option", has_text="Bulgaria"),
+    }, "country", "Bulgaria", "norm1000"),
+    Case("framed.html?page=react_select", {  # in a frame of another origin
         "the 'Choose a country' dropdown in the frame": lambda p: _framed(p).locator(
             "#single [class*='-control']"),
-        "the option 'Cyprus' in the frame": lambda p: _framed(p).locator(_option("Cyprus"))},
-        "single", "Cyprus", "smart_resize"),
+        "the option 'Cyprus' in the frame": lambda p: _framed(p).locator(_option("Cyprus")),
+    }, "single", "Cyprus", "smart_resize"),
 ]
 
 
@@ -100,7 +103,10 @@ async def test_every_named_click_lands_on_the_described_component(
         assert step.point_forms[0]["given"] == description
         assert step.note.startswith(f"The grounder put '{description}' at ("), step.note
         assert inside(step.page_points[0], box), (description, step.page_points, box)
-    assert all("start_box" not in r.turns[-1].text for r in run.planner)
+    # What the planner said, as its last request carries its history: never a coordinate.
+    said = [t.text for t in run.planner[-1].turns if t.role == "assistant"]
+    assert len(said) == len(case.targets)
+    assert not any(re.search(r"\d\s*,\s*\d|start_box|point", t) for t in said), said
 
 
 async def test_the_grounder_sends_its_own_key(
