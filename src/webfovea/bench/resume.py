@@ -16,7 +16,9 @@ from .tasks import TaskFile
 # Where things run, not what is measured: free to change between resumes (as the
 # FREE_SETTINGS flags they come from).
 _WHERE = frozenset({"browser.headless", "browser.executable", "browser.cdp_url",
-                    "browser.host_rules"})
+                    "browser.host_rules",
+                    # Where the grounder's key is read from changes no result.
+                    "grounder.api_key_env"})
 
 
 def check_same_tasks(store: Store, task_file: TaskFile, *, force: bool) -> None:

@@ -41,7 +41,7 @@ from .tasks import Split, TaskFile, pick
 Executor = Literal["local", "ray"]
 # Settings that may change when a run is resumed: where things run, not what is measured.
 FREE_SETTINGS = frozenset({"base_url", "cdp_url", "headed", "judge_base_url", "no_preflight",
-                           "host_resolver_rules"})
+                           "host_resolver_rules", "grounder_api_key_env"})
 
 
 def resolve_settings(recorded: dict[str, Any] | None, *, given: dict[str, Any],

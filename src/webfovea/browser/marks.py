@@ -114,8 +114,18 @@ Label = tuple[int, int, int, int]  # a number's box in the image's pixels
 def draw(png: bytes, marks: list[Mark], page: Size) -> tuple[bytes, list[Label]]:
     """``png`` (the image as sent) with each mark's outline and number drawn on it; the
     labels' boxes, in the marks' order."""
+    return draw_on(decode(png), marks, page)
+
+
+def decode(png: bytes) -> Image.Image:
+    """The image as sent, ready to draw on: decoded while the marks are still being
+    collected (the loop overlaps the two), so only the drawing and the encoding follow."""
     with Image.open(io.BytesIO(png)) as original:
-        image = original.convert("RGB")
+        return original.convert("RGB")
+
+
+def draw_on(image: Image.Image, marks: list[Mark], page: Size) -> tuple[bytes, list[Label]]:
+    """:func:`draw` on an image :func:`decode` gave (drawn in place)."""
     sx, sy = image.width / page.width, image.height / page.height
     canvas = ImageDraw.Draw(image)
     font = ImageFont.load_default(size=_FONT_SIZE)

@@ -33,6 +33,7 @@ from ..core.errors import ConfigError
 from ..core.sites import SiteOptions
 from ..dialects import dialect_names
 from ..models import profiles
+from ..models.keys import check_key
 from . import inputs
 
 _AGENT, _BROWSER = AgentConfig(), BrowserConfig()
@@ -80,6 +81,7 @@ class RunFlags:
     grounder_image_cap: str | None = None  # None: the grounder profile's, else 1440x810
     grounder_retries: int = 2
     grounder_timeout: float = 60.0
+    grounder_api_key_env: str | None = None  # None: the grounder provider's usual variable
     observation: str = _AGENT.observation
     elements_cap: int = _AGENT.elements_cap
     ablate: tuple[str, ...] = ()  # fixes turned off (webfovea.core.ablations)
@@ -142,6 +144,8 @@ class RunFlags:
         spec, base_url, price = profiles.resolve_other(self.grounder, self.grounder_base_url,
                                                        config)
         profile = profiles.profile_of(self.grounder, config)
+        check_key(spec, self.grounder_api_key_env, base_url, role="grounder",
+                  flag="--grounder-api-key-env")
         cap = str(self.grounder_image_cap or profile.get("image_cap") or "1440x810")
         return GrounderConfig(
             spec, base_url,
@@ -149,7 +153,8 @@ class RunFlags:
             image_cap=None if cap.lower() == "none" else Size.parse(
                 cap, flag="--grounder-image-cap"),
             smart_resize=SmartResize(**(profile.get("smart_resize") or {})),
-            attempts=self.grounder_retries + 1, timeout=self.grounder_timeout, price=price)
+            attempts=self.grounder_retries + 1, timeout=self.grounder_timeout, price=price,
+            api_key_env=self.grounder_api_key_env)
 
     def _skills(self) -> SkillsConfig | None:
         if not self.skills:
@@ -341,6 +346,9 @@ def add_run_options(p: argparse.ArgumentParser, *, recorded: bool = False) -> No
                    help="retries of one grounder request (default 2)")
     p.add_argument("--grounder-timeout", type=float, default=default(60.0), metavar="S",
                    help="seconds for one placement, retries included (default 60)")
+    p.add_argument("--grounder-api-key-env", default=default(None), metavar="NAME",
+                   help="the environment variable holding the grounder's API key (default: "
+                        "its provider's usual one, e.g. OPENAI_API_KEY)")
     p.add_argument("--observation", choices=OBSERVATION_MODES,
                    default=default(_AGENT.observation),
                    help="what the model sees: screenshot (default), marks (numbered labels on "

@@ -121,6 +121,9 @@ class GrounderConfig:
     attempts: int = 3  # tries per request (the shared retry policy's max_attempts)
     timeout: float = 60.0  # seconds for one placement, retries included
     price: Price | None = None  # USD per million tokens; None: cost "unknown"
+    # The environment variable holding its key (--grounder-api-key-env); None: its
+    # provider's usual one. The name is kept, never the key: the config is recorded.
+    api_key_env: str | None = None
 
     def __post_init__(self) -> None:
         if self.coords not in COORD_SPACES:

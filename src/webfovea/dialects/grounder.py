@@ -22,6 +22,7 @@ from ..browser.capture import downsample
 from ..core.config import GrounderConfig
 from ..core.errors import ConfigError, ModelError
 from ..models.base import Model, ModelRequest, SentImage, Turn, Usage
+from ..models.keys import named_key
 from ..models.loader import load_model
 from ..models.retry import RetryPolicy
 from ..rundir.trajectory import UsageRecord
@@ -90,9 +91,10 @@ class Grounder:
         if self._model is None:
             retry = RetryPolicy(max_attempts=self.config.attempts,
                                 budget_seconds=self.config.timeout, max_delay=5.0)
+            key = named_key(self.config.api_key_env, flag="--grounder-api-key-env")
             self._model = load_model(self.config.model, base_url=self.config.base_url,
                                      timeout=self.config.timeout, retry=retry,
-                                     host_rules=self._host_rules)
+                                     host_rules=self._host_rules, api_key=key)
         return self._model
 
     async def place(self, description: str, screenshot: SentImage, planner: ModelSpace, *,

@@ -16,7 +16,7 @@ from ..browser.document_view import DocumentView
 from ..browser.domain_lock import DomainLock
 from ..browser.errors import translated
 from ..browser.executor import Executor, safe_execute
-from ..browser.marks import Mark, Marker, centres, draw, elements_text
+from ..browser.marks import Mark, Marker, centres, decode, draw_on, elements_text
 from ..browser.session import BrowserSession, Tabs
 from ..core.config import AgentConfig
 from ..core.errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
@@ -269,11 +269,17 @@ class _Run:
         if mode == "screenshot":
             return screen
         with stage("marks"), translated():
-            self.marks = await self.marker.collect(self.tabs.page)
-            if "marks" in mode:
-                drawn, _ = await asyncio.to_thread(draw, screen.png, self.marks, screen.page)
-                screen = replace(screen, png=drawn)
-        return screen
+            if "marks" not in mode:
+                self.marks = await self.marker.collect(self.tabs.page)
+                return screen
+            # The PNG is decoded in a thread while the page reports its elements.
+            image = asyncio.ensure_future(asyncio.to_thread(decode, screen.png))
+            try:
+                self.marks = await self.marker.collect(self.tabs.page)
+            finally:
+                decoded = await image
+            drawn, _ = await asyncio.to_thread(draw_on, decoded, self.marks, screen.page)
+        return replace(screen, png=drawn)
 
     async def capture(self) -> Screen:
         """The screen; a page too busy to paint (an endless ``confirm()`` loop, a spinning

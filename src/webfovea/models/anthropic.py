@@ -13,6 +13,7 @@ from anthropic.types import Message, TextBlock
 
 from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.base import ModelReply, ModelRequest, Turn, Usage
+from webfovea.models.keys import KEY_VARS
 from webfovea.models.retry import (
     Endpoint,
     RetryPolicy,
@@ -24,7 +25,7 @@ from webfovea.models.retry import (
 from webfovea.models.sent import breakpoint_turns
 from webfovea.models.wire import parse_body
 
-KEY_VAR = "ANTHROPIC_API_KEY"
+KEY_VAR = KEY_VARS["anthropic"][0]
 BASE_URL_VAR = "ANTHROPIC_BASE_URL"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 # Proxies and local gateways speaking the Messages API often need no key.

@@ -14,9 +14,10 @@ from typing import Any
 
 from webfovea.core.errors import ConfigError
 from webfovea.models.base import ModelReply, ModelRequest, Usage
+from webfovea.models.keys import KEY_VARS as PROVIDER_KEY_VARS
 from webfovea.models.retry import Endpoint, RetryPolicy
 
-KEY_VARS = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
+KEY_VARS = PROVIDER_KEY_VARS["gemini"]
 BASE_URL_VAR = "GEMINI_BASE_URL"
 DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com"
 

@@ -17,14 +17,16 @@ PROVIDERS = ("openai", "anthropic", "gemini")
 
 
 def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0,
-               host_rules: tuple[str, ...] = (), retry: RetryPolicy | None = None) -> Model:
+               host_rules: tuple[str, ...] = (), retry: RetryPolicy | None = None,
+               api_key: str | None = None) -> Model:
     """The model client for ``spec``; ConfigError listing the accepted forms when it is bad.
     ``retry``: the provider clients' retry policy (default: the shared one).
 
     Only the part before the first colon names the kind, so model names that contain
     colons (Ollama's ``qwen2.5vl:7b``) pass through intact. ``host_rules``: the browser's,
     from which the oracle finds its suite lane when no ``base_url`` is given. ``retry``: a
-    provider client's retry policy (default: the shared one's defaults).
+    provider client's retry policy (default: the shared one's defaults). ``api_key``: a
+    provider model's key (default: its provider's usual environment variable).
     """
     kind, _, rest = spec.strip().partition(":")
     if kind in PROVIDERS and base_url is not None:
@@ -32,7 +34,8 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
 
         check_base_url(base_url)
     if kind in PROVIDERS and rest:
-        return _provider_model(kind, rest, base_url=base_url, timeout=timeout, retry=retry)
+        return _provider_model(kind, rest, base_url=base_url, timeout=timeout, retry=retry,
+                               api_key=api_key)
     if kind == "oracle":
         from webfovea.models.oracle import oracle_from_spec
 
@@ -53,16 +56,19 @@ def retry_policy(config: AgentConfig) -> RetryPolicy | None:
 
 
 def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: float,
-                    retry: RetryPolicy | None) -> Model:
+                    retry: RetryPolicy | None, api_key: str | None) -> Model:
     # The SDKs load lazily: importing both costs ~3 s, which scripted and oracle runs skip.
     if kind == "openai":
         from webfovea.models.openai_compat import OpenAICompatModel
 
-        return OpenAICompatModel(name, base_url=base_url, timeout=timeout, retry=retry)
+        return OpenAICompatModel(name, base_url=base_url, timeout=timeout, retry=retry,
+                             api_key=api_key)
     if kind == "gemini":
         from webfovea.models.gemini import GeminiModel
 
-        return GeminiModel(name, base_url=base_url, timeout=timeout, retry=retry)
+        return GeminiModel(name, base_url=base_url, timeout=timeout, retry=retry,
+                       api_key=api_key)
     from webfovea.models.anthropic import AnthropicModel
 
-    return AnthropicModel(name, base_url=base_url, timeout=timeout, retry=retry)
+    return AnthropicModel(name, base_url=base_url, timeout=timeout, retry=retry,
+                          api_key=api_key)

@@ -16,6 +16,7 @@ from openai.types.chat import (
 
 from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.base import ModelReply, ModelRequest, SentImage, Turn, Usage
+from webfovea.models.keys import KEY_VARS
 from webfovea.models.retry import (
     Endpoint,
     RetryPolicy,
@@ -26,7 +27,7 @@ from webfovea.models.retry import (
 )
 from webfovea.models.wire import parse_body
 
-KEY_VAR = "OPENAI_API_KEY"
+KEY_VAR = KEY_VARS["openai"][0]
 BASE_URL_VAR = "OPENAI_BASE_URL"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # vLLM and most local servers ignore the key but the SDK insists on one.

@@ -28,6 +28,7 @@ from ..rundir.store import RunDir, TaskRun, load_run
 from ..rundir.trajectory import StepRecord
 from ..tools.diagnose import STAGES, TaskDiagnosis, diagnose_task
 from .answers_view import answer_checks, disagreement, evidence_category, grounding_status
+from .layers import layers
 from .pages import add_diffs, add_sent, cost, row_extras
 
 TASK_PAGE = "view.html"  # in each task directory
@@ -119,6 +120,7 @@ def _step_json(task_dir: Path, s: StepRecord, embed: bool) -> dict[str, Any]:
     data = s.model_dump(mode="json")
     data["screenshot"] = _image(task_dir, s.screenshot, embed)
     data["marks"] = marks(s)
+    data["layers"] = layers(s)  # element marks and placed points, drawn over the image
     return data
 
 

@@ -192,6 +192,7 @@
     for (const [x, y, bw, bh] of step.diff || []) {
       layer.append(svg("rect", { class: "diff", x, y, width: bw, height: bh }));
     }
+    layer.append(...stepLayers(step, Math.max(w, h) * 0.012));
     const marks = step.marks;
     if (!marks || !w || !h) return layer;
     const r = Math.max(w, h) * 0.012;
@@ -217,6 +218,45 @@
         svg("circle", { class: "dot", cx: x, cy: y, r: r * 0.18 }));
     }
     return layer;
+  }
+
+  // The layers drawn apart from the image as sent, each switched by its own toggle
+  // (layerToggles): the elements the step numbered, and where its point forms were placed.
+  function stepLayers(step, r) {
+    const layers = step.layers;
+    if (!layers) return [];
+    const marks = svg("g", { class: "layer layer-marks" });
+    for (const m of layers.elements) {
+      const [x, y, bw, bh] = m.box;
+      marks.append(svg("rect", { class: "mark-box", x, y, width: bw, height: bh, "data-number": m.number },
+        svg("title", {}, `${m.number}: ${m.role} '${m.name}'${m.framed ? " (in a frame)" : ""}`)),
+      svg("text", { class: "mark-number", x: x + 2, y: y + r * 1.4 }, String(m.number)));
+    }
+    const placed = svg("g", { class: "layer layer-placed" });
+    for (const p of layers.placed) {
+      if (!p.point) continue;
+      const [x, y] = p.point;
+      const d = r * 0.9;
+      placed.append(svg("polygon", { class: "placed", points: `${x},${y - d} ${x + d},${y} ${x},${y + d} ${x - d},${y}`,
+        "data-form": p.form }, svg("title", {}, `${p.form}='${p.given}'`)),
+      svg("text", { class: "placed-label", x: x + d * 1.3, y: y - d * 0.6 }, `${p.form}: ${p.given}`));
+    }
+    return [marks, placed];
+  }
+
+  // One switch per layer for the whole page (shown when some step has that layer).
+  function layerToggles(steps) {
+    const has = (key) => steps.some((s) => s.layers && s.layers[key].some((x) => key !== "placed" || x.point));
+    const toggle = (key, cls, text) => {
+      if (!has(key)) return null;
+      const box = el("input", { type: "checkbox", id: `toggle-${cls}`, checked: "checked" });
+      box.addEventListener("change", () => document.body.classList.toggle(`hide-${cls}`, !box.checked));
+      return el("label", { for: `toggle-${cls}` }, box, ` ${text}`);
+    };
+    const parts = [toggle("elements", "marks", "element marks (the numbered elements each step recorded)"),
+      toggle("placed", "placed", "placed points (the grounder's for target=, the mark's centre for mark=)")]
+      .filter((p) => p !== null);
+    return parts.length ? el("p", { cls: "layer-toggles" }, el("strong", { text: "Layers: " }), ...parts) : null;
   }
 
   // The full-size view: the image at its own pixels (scrollable), marks included.
@@ -303,7 +343,9 @@
       el("p", { cls: "keys", text: "Keys: j / → next step, k / ← previous, r raw reply, " +
         "Home / End first / last, Esc closes the full-size view. Red ring: the point the model " +
         "gave, drawn on the image it was sent; dashed orange ring: where the harness acted, when " +
-        "that differs; blue dashed boxes: what changed on screen since the previous step. " +
+        "that differs; blue dashed boxes: what changed on screen since the previous step; amber " +
+        "boxes: the elements a step numbered; green diamonds: where a target= or mark= was placed " +
+        "(both drawn over the image, not in it: switch them off under Layers). " +
         "Click a screenshot for full size; the address follows the step, so it can be linked." }),
     ];
   }
@@ -551,7 +593,7 @@
     const cards = d.steps.map((s) => stepCard(s, d.diagnosis));
     const [nav, links] = timeline(d.steps);
     const parts = [...taskHeader(d.task, d.back), diagnosisBox(d.diagnosis), answerSection(d.task, d.checks),
-      el("h2", { text: `Steps (${d.steps.length})` }), nav, ...cards];
+      el("h2", { text: `Steps (${d.steps.length})` }), layerToggles(d.steps), nav, ...cards];
     app.classList.add("task-page");
     app.append(...parts.filter((p) => p !== null));
     keyboard(cards, stepper(cards, links));

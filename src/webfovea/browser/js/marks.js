@@ -42,12 +42,28 @@
       const text = by.split(/\s+/).map((id) => root.getElementById?.(id)?.textContent || "").join(" ");
       if (clean(text)) return clean(text);
     }
-    if (el.labels && el.labels.length) return clean(el.labels[0].textContent);
+    // A web component's inner field often has an empty <label> (Shoelace's): read on.
+    const labelled = el.labels && [...el.labels].map((l) => clean(l.textContent)).find(Boolean);
+    if (labelled) return labelled;
     const tag = el.tagName.toLowerCase();
     if (tag === "input" && ["button", "submit", "reset"].includes(el.type)) return clean(el.value);
     if (tag === "select") return clean(el.selectedOptions?.[0]?.textContent);
     return clean(el.getAttribute("alt") || el.getAttribute("placeholder") || el.innerText ||
-                 el.textContent || el.getAttribute("title"));
+                 el.textContent || el.getAttribute("title") || hostPlaceholder(el) ||
+                 described(el));
+  }
+
+  // Shoelace's <sl-input placeholder="City"> keeps the words on its host element.
+  function hostPlaceholder(el) {
+    const host = el.getRootNode().host;
+    return host ? host.getAttribute("placeholder") || host.getAttribute("label") : "";
+  }
+
+  // react-select's input names nothing; its placeholder describes it (aria-describedby).
+  function described(el) {
+    const by = el.getAttribute("aria-describedby");
+    const root = el.getRootNode();
+    return by ? by.split(/\s+/).map((id) => root.getElementById?.(id)?.textContent || "").join(" ") : "";
   }
 
   function value(el) {
