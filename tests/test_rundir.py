@@ -52,12 +52,11 @@ def _bench(pages: LocalServer, out: Path, *extra: str) -> int:
 
 @pytest.fixture(scope="module")
 def bench(pages: LocalServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """One bench run; the search task runs with Enter broken (WEBFOVEA_FAULTS=no_enter)."""
+    """One bench run; the search task runs with Enter broken (``--ablate enter``)."""
     out = tmp_path_factory.mktemp("rundir") / "run"
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("OPENAI_API_KEY", "test-key")
-        mp.setenv("WEBFOVEA_FAULTS", "no_enter")
-        assert _bench(pages, out) == 0
+        assert _bench(pages, out, "--ablate", "enter") == 0
     yield out
 
 
