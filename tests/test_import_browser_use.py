@@ -81,6 +81,7 @@ def test_a_browser_use_history_is_imported_viewed_diagnosed_and_scored(
     assert "search_page" in steps[3].note and steps[3].parse_error is None
     assert (out / steps[1].screenshot).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (result.status, result.answer) == ("finished", "The total is 48,210.")
+    assert (out / "evidence.png").read_bytes() == (out / steps[4].screenshot).read_bytes()
     assert result.task.startswith("What is the total on the shop page?")
     unscored = json.loads(_webfovea("diagnose", str(out), "--json").stdout)
     assert unscored["diagnosed"] == 0  # an answer, and nothing says it is wrong

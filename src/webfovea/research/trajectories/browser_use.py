@@ -104,6 +104,9 @@ def read(path: Path) -> Foreign:
             foreign.steps.append(step)
             if result is not None and result.is_done:
                 _ended(foreign, call, result)
+    last = foreign.steps[-1] if foreign.steps else None
+    if last is not None and last.action is not None and last.action.spec.ends_task:
+        foreign.last_screenshot = last.screenshot  # the page as the agent answered: evidence
     return foreign
 
 
