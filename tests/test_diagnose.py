@@ -1,8 +1,8 @@
-"""diagnose: each failure attributed to the stage that broke, on real runs with injected faults.
+"""diagnose: each failure attributed to the stage that broke, on real runs with a fix ablated.
 
 Every fault is a paired run: the same reactive policy on the same page succeeds on the intact
-harness and fails with the fault switched on, so the stage diagnose names is the one the fault
-broke.
+harness and fails with one fix turned off (``--ablate``, webfovea.core.ablations), so the stage
+diagnose names is the one the missing fix broke.
 """
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ Policy = Callable[[FakeRequest], str]
 FRAME_BLANK = (487.5, 562.5)  # shop.html's frame, below its bar and tooltip
 # fault -> (policy, the stage it breaks, words the evidence must contain)
 FAULTS: dict[str, tuple[Callable[[], Policy], str, str]] = {
-    "coords_3_4": (lambda: reveal_policy, "execute", "coordinate mapping"),
-    "no_enter": (lambda: search_policy("laptop\\n"), "execute", "Enter was not pressed"),
-    "no_frame_fingerprint": (lambda: frame_policy, "feedback", "inside frame"),
-    "no_token_strip": (lambda: search_policy("laptop<|eot_id|>\\n"), "parse", "<|eot_id|>"),
+    "ratio": (lambda: reveal_policy, "execute", "coordinate mapping"),
+    "enter": (lambda: search_policy("laptop\\n"), "execute", "Enter was not pressed"),
+    "frame-fallback": (lambda: frame_policy, "feedback", "inside frame"),
+    "token-strip": (lambda: search_policy("laptop<|eot_id|>\\n"), "parse", "<|eot_id|>"),
 }
 
 
@@ -51,7 +51,7 @@ async def runs(browser: BrowserSession, pages: LocalServer,
     for fault, (policy, _, _) in FAULTS.items():
         clean = await record(browser, pages, root / "clean" / fault, policy())
         assert clean.status == "finished", (fault, clean)
-        broken = await record(browser, pages, root / "broken" / fault, policy(), faults=fault,
+        broken = await record(browser, pages, root / "broken" / fault, policy(), ablate=fault,
                               max_steps=2)
         assert broken.status == "step_limit", (fault, broken)
     await record(browser, pages, root / "budget", scripted([reply("reload()")] * 2),
@@ -79,7 +79,9 @@ def test_injected_fault_is_attributed_to_its_stage(runs: Path, fault: str) -> No
     assert result.tasks == 1 and len(result.diagnosed) == 1
     failure = result.diagnosed[0]
     assert (failure.stage, failure.step) == (stage, 1), failure
-    assert words in failure.evidence
+    # The words are in a finding of that stage and step (with "enter" off, the field's
+    # read-back of the dropped newline is found first: both are the missing Enter).
+    assert any(words in f.evidence for f in failure.findings if (f.stage, f.step) == (stage, 1))
     assert failure.status == "step_limit"
 
 
@@ -90,11 +92,11 @@ def test_same_policy_on_intact_harness_has_nothing_to_diagnose(runs: Path, fault
     # stripping the token is noted, weakly, and is all there is to say about that run.
     forced = diagnose(runs / "clean" / fault, every_task=True).diagnosed[0]
     assert [f for f in forced.findings if f.strong] == []
-    assert forced.stage == ("parse" if fault == "no_token_strip" else "decision"), forced
+    assert forced.stage == ("parse" if fault == "token-strip" else "decision"), forced
 
 
 def test_unstripped_token_is_confirmed_by_reading_the_reply_again(runs: Path) -> None:
-    findings = diagnose(runs / "broken" / "no_token_strip").diagnosed[0].findings
+    findings = diagnose(runs / "broken" / "token-strip").diagnosed[0].findings
     assert ("the run executed fill(start_box='(300,127.5)', content='laptop<|eot_id|>\\n'), but "
             "the current parser reads fill(start_box='(300,127.5)', content='laptop\\n')"
             ) in [f.evidence for f in findings if f.step == 1]

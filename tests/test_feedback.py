@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -204,11 +205,11 @@ async def test_click_inside_a_cross_origin_frame_is_a_change(frames: Executor,
 
 
 async def test_without_frame_fingerprints_the_frame_click_looks_like_nothing(
-        frames: Executor, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The paper's bug, switched on through the fault variable: main-frame-only prints."""
-    monkeypatch.setenv("WEBFOVEA_FAULTS", "no_frame_fingerprint")
+        frames: Executor) -> None:
+    """The paper's bug, the "frame-fallback" fix ablated: main-frame-only prints."""
+    naive = Executor(frames.tabs, replace(frames.config, ablate=frozenset({"frame-fallback"})))
     clicks = await _in_frame(frames, "counter", "window.clicks")
-    note, _ = await act(frames, "click", COUNTER)
+    note, _ = await act(naive, "click", COUNTER)
     assert await _in_frame(frames, "counter", "window.clicks") == clicks + 1
     assert note.outcome == "no_change" and NO_CHANGE in note.text  # worked, called nothing
 

@@ -16,7 +16,7 @@ from openai.types.responses import ResponseInputItemParam
 
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
-from webfovea.rundir.store import read_result, read_steps
+from webfovea.rundir.store import read_result, read_score, read_steps
 
 REVEAL = (1700, 840)  # shop.html's "Reveal total", in full-size screenshot pixels
 EMPTY = (1850, 60)  # blank page: a click there changes nothing
@@ -111,6 +111,26 @@ def test_an_anthropic_conversation_is_viewed_and_diagnosed(shots: list[bytes],
     assert "no evidence for the observe, feedback and guardrails" in evidence
     view = _webfovea("view", str(out))
     assert view.returncode == 0, view.stderr
+    _scored_both_ways(out, tmp_path)
+
+
+def _scored_both_ways(out: Path, tmp_path: Path) -> None:
+    """`score` on the imported run: wrong against one reference (and then diagnosed),
+    correct against the task file's line."""
+    wrong = _webfovea("score", str(out), "--answer", "41,800", "--format", "json")
+    assert wrong.returncode == 0, wrong.stderr
+    assert (json.loads(wrong.stdout)["verdict"], read_score(out).correct) == (  # type: ignore[union-attr]
+        "wrong", False)
+    diag = json.loads(_webfovea("diagnose", str(out), "--json").stdout)
+    assert diag["diagnosed"] == 1 and diag["failures"][0]["stage"] == "parse"
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps({"id": out.name, "instruction": "What is the total?",
+                                 "url": "http://127.0.0.1/shop", "answer": "48,210"}) + "\n")
+    right = _webfovea("score", str(out), "--task", str(tasks))
+    assert right.returncode == 0 and "correct (numeric)" in right.stdout, right.stderr
+    assert read_result(out).answer == "The total is 48,210."  # the run itself untouched
+    diag = json.loads(_webfovea("diagnose", str(out), "--json").stdout)
+    assert diag["diagnosed"] == 0
 
 
 def test_an_openai_loop_that_gave_up_is_diagnosed(shots: list[bytes], tmp_path: Path) -> None:
@@ -135,4 +155,20 @@ def test_a_file_that_is_not_the_format_is_named(tmp_path: Path) -> None:
     assert done.returncode == 2 and "items.jsonl:1 is not a Responses item" in done.stderr
     done = _webfovea("import-trajectory", str(file), "--from", "browser-use", "--out",
                      str(tmp_path / "run2"))
-    assert done.returncode == 2 and "browser-use" in done.stderr
+    assert done.returncode == 2, done.stderr
+    assert "items.jsonl is not a browser-use AgentHistoryList" in done.stderr
+
+
+def test_score_of_one_task_names_what_is_missing(tmp_path: Path) -> None:
+    file, out = tmp_path / "items.jsonl", tmp_path / "run"
+    file.write_text(json.dumps({"role": "user", "content": "What is the total?"}) + "\n")
+    assert _webfovea("import-trajectory", str(file), "--from", "openai-cua", "--out",
+                     str(out)).returncode == 0
+    done = _webfovea("score", str(out))
+    assert done.returncode == 2 and "give --answer TEXT or --task FILE" in done.stderr
+    done = _webfovea("score", str(out), "--task", str(file))
+    assert done.returncode == 2 and "has no line with id 'run'" in done.stderr
+    gave_up = _webfovea("score", str(out), "--answer", "48,210")
+    assert gave_up.returncode == 0 and "wrong (status)" in gave_up.stdout, gave_up.stderr
+    done = _webfovea("score", str(tmp_path), "--answer", "1")
+    assert done.returncode == 2 and "score one task's run directory" in done.stderr

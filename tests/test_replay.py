@@ -39,8 +39,8 @@ async def runs(browser: BrowserSession, pages: LocalServer,
                tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Path]:
     """The same replies recorded on the intact harness (clean/) and without token stripping."""
     root = tmp_path_factory.mktemp("replay")
-    for name, faults in (("clean", ""), ("unstripped", "no_token_strip")):
-        result = await record(browser, pages, root / name, scripted(REPLIES), faults=faults,
+    for name, ablate in (("clean", ""), ("unstripped", "token-strip")):
+        result = await record(browser, pages, root / name, scripted(REPLIES), ablate=ablate,
                               max_steps=len(REPLIES))
         assert (result.status, result.steps) == ("finished", len(REPLIES))
     yield root

@@ -50,7 +50,7 @@ async def runs(browser: BrowserSession, pages: LocalServer,
     root = tmp_path_factory.mktemp("viewer")
     clean = await record(browser, pages, root / "reveal", reveal_policy)
     assert clean.status == "finished"
-    broken = await record(browser, pages, root / "coords", reveal_policy, faults="coords_3_4",
+    broken = await record(browser, pages, root / "coords", reveal_policy, ablate="ratio",
                           max_steps=2)
     assert broken.status == "step_limit"
     xss = await record(browser, pages, root / "xss", scripted(XSS_REPLIES), task=XSS_TASK,

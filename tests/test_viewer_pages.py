@@ -66,15 +66,16 @@ def write_task_file(path: Path, pages: LocalServer) -> Path:
     return path
 
 
-def bench(tasks: Path, out: Path, *, faults: str = "") -> None:
+def bench(tasks: Path, out: Path, *, ablate: str = "") -> None:
     with FakeProvider(by_task()) as fp:
         done = subprocess.run(
             [sys.executable, "-m", "webfovea", "bench", str(tasks), "--out", str(out),
              "--model", "openai:fake-vlm", "--base-url", fp.base_url, "--workers", "3",
              "--max-steps", "4", "--price-input", "3", "--price-output", "15",
-             "--grounding", "record"],  # the scripted steps as they are: none sent back
+             "--grounding", "record",  # the scripted steps as they are: none sent back
+             *(["--ablate", ablate] if ablate else [])],
             capture_output=True, text=True, timeout=400,
-            env={**os.environ, "OPENAI_API_KEY": "test-key", "WEBFOVEA_FAULTS": faults})
+            env={**os.environ, "OPENAI_API_KEY": "test-key"})
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -87,7 +88,7 @@ def runs(pages: LocalServer, tmp_path_factory: pytest.TempPathFactory) -> Iterat
     """runs/a (broken clicks), runs/b (clean): two real bench runs of the same tasks."""
     root = tmp_path_factory.mktemp("pages") / "runs"
     tasks = write_task_file(root.parent / "tasks.jsonl", pages)
-    bench(tasks, root / "a", faults="coords_3_4")
+    bench(tasks, root / "a", ablate="ratio")
     bench(tasks, root / "b")
     yield root
 

@@ -2,7 +2,7 @@
 
 A run here is the real agent loop: real Chromium on tests/pages/viewer served from 127.0.0.1,
 the OpenAI client talking HTTP to FakeProvider, whose policy reacts to the feedback note the
-harness sent — so a deliberately broken harness (WEBFOVEA_FAULTS) really changes the run.
+harness sent — so a deliberately broken harness (a fix ablated, ``ablate``) really changes the run.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import pytest
 from playwright.async_api import Page
 
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
+from webfovea.core.ablations import parse_ablate
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
 from webfovea.loop.agent import run_task
@@ -95,17 +95,18 @@ def scripted(replies: Sequence[str]) -> ScriptedPolicy:
 
 async def record(browser: BrowserSession, server: LocalServer, out: Path,
                  policy: Callable[[FakeRequest], str], *, task: str = "Find the value.",
-                 task_id: str | None = None, max_steps: int = 4, faults: str = "",
+                 task_id: str | None = None, max_steps: int = 4, ablate: str = "",
                  budgets: dict[str, int] | None = None) -> ResultRecord:
-    """One real run of ``policy`` on shop.html into ``out``, with ``faults`` switched on."""
+    """One real run of ``policy`` on shop.html into ``out``, with the fixes in ``ablate``
+    (comma-separated, webfovea.core.ablations) turned off."""
     if out.exists():
         shutil.rmtree(out)
     # Answer grounding records but never sends an answer back: these recordings show the
     # viewer, diagnose and replay each step as scripted (the challenge: test_answers*.py).
     config = AgentConfig(max_steps=max_steps, time_limit=120.0, settle_cap=2.0,
-                         grounding="record", **({"action_budgets": budgets} if budgets else {}))
-    with pytest.MonkeyPatch.context() as mp, FakeProvider(policy) as fp:
-        mp.setenv("WEBFOVEA_FAULTS", faults)
+                         grounding="record", ablate=parse_ablate(ablate),
+                         **({"action_budgets": budgets} if budgets else {}))
+    with FakeProvider(policy) as fp:
         model = load_model("openai:fake-vlm", base_url=fp.base_url)
         try:
             return await run_task(Task(task, server.url("viewer/shop.html"), id=task_id or out.name),

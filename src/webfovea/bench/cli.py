@@ -20,6 +20,7 @@ from ..core.errors import ConfigError
 
 if TYPE_CHECKING:
     from .store import Store
+    from .task_score import TaskScore
 
 # Handlers import what they run when called (see webfovea.cli.main): parsing stays light.
 
@@ -47,6 +48,15 @@ def register(subparsers: Any) -> dict[str, Handler]:
     score.add_argument("--judge-evidence-base-url", metavar="URL")
     score.add_argument("--chart", type=Path, metavar="FILE.svg|FILE.png",
                        help="also draw the run's charts (success by site and tag, outcomes)")
+    score.add_argument("--answer", metavar="TEXT",
+                       help="one task's run directory (a run, an imported trajectory): the "
+                            "reference answer to score it against")
+    score.add_argument("--answer-type", choices=("auto", "text", "number", "date"),
+                       help="one task's run directory: how to compare (default: the task's, "
+                            "else auto)")
+    score.add_argument("--task", type=Path, metavar="FILE",
+                       help="one task's run directory: a task file holding its line (the "
+                            "line with its id, or the only one), reference included")
     _add_prices(score)
     cmp = subparsers.add_parser("compare", help="compare two bench runs task by task")
     cmp.add_argument("run_a", type=Path)
@@ -134,6 +144,11 @@ def cmd_score(ns: argparse.Namespace) -> int:
     from .report import build_report, print_table, to_csv
     from .store import Store
 
+    if (ns.run_dir / "result.json").is_file():  # one task, no bench store
+        return _score_task(ns)
+    if ns.answer is not None or ns.task is not None or ns.answer_type is not None:
+        raise ConfigError("--answer, --answer-type and --task score one task's run directory "
+                          f"(with result.json); {ns.run_dir} is not one")
     store = Store.open_existing(ns.run_dir)
     try:
         if ns.rescore or ns.judge:
@@ -154,6 +169,32 @@ def cmd_score(ns: argparse.Namespace) -> int:
         sys.stdout.write(to_csv(report))
     else:
         print_table(report, stdout())
+    return 0
+
+
+def _score_task(ns: argparse.Namespace) -> int:
+    from .task_score import score_task_dir
+
+    if ns.judge_evidence or ns.chart or ns.format == "csv":
+        raise ConfigError("--judge-evidence, --chart and --format csv read a bench run; "
+                          f"{ns.run_dir} is one task's run directory")
+    judge = None
+    if ns.judge:
+        from ..models.loader import load_model
+        from .judge import Judge
+
+        judge = Judge(load_model(ns.judge, base_url=ns.judge_base_url))
+
+    async def scored() -> TaskScore:
+        try:
+            return await score_task_dir(ns.run_dir, answer=ns.answer, answer_type=ns.answer_type,
+                                        task_file=ns.task, judge=judge)
+        finally:
+            if judge is not None:
+                await judge.aclose()
+
+    done = asyncio.run(scored())
+    print(json.dumps(done.to_json(), indent=2) if ns.format == "json" else done.line())
     return 0
 
 

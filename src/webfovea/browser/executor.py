@@ -20,7 +20,6 @@ from playwright.async_api import Error as PlaywrightError
 from ..actions.geometry import OutsideImage, model_space, to_page
 from ..actions.keys import to_playwright
 from ..actions.registry import REGISTRY, Action
-from ..core import faults
 from ..core.config import AgentConfig, Size
 from ..core.domains import WEB_SCHEMES, DomainPolicy
 from ..core.errors import BrowserError
@@ -72,8 +71,6 @@ class Executor:
             to_page(action.point(spec.name), space=space, page=screen.page)
             for spec in action.spec.args if spec.kind == "point"
         )
-        if faults.active("coords_3_4"):  # test-only: the paper's downsampling bug
-            points = tuple((round(x * 0.75), round(y * 0.75)) for x, y in points)
         return Mapped(action, points, screen.page)
 
     async def execute(self, action: Action, screen: Screen) -> feedback.Note:
@@ -177,9 +174,9 @@ class Executor:
         for i, line in enumerate(lines):
             if line:
                 await keyboard.type(line)
-            if i < len(lines) - 1 and not faults.active("no_enter"):
+            if i < len(lines) - 1:
                 await keyboard.press("Enter")
-        return len(lines) > 1 and not faults.active("no_enter")
+        return len(lines) > 1
 
     async def _do_type(self, m: Mapped, hit: Hit | None) -> Effect:
         entered = await self._type_text(m.action.text("content"))
@@ -220,7 +217,7 @@ class Executor:
         """The text to type and whether to press Enter after it (a trailing newline)."""
         if "enter" in self.config.ablate or not content.endswith("\n"):
             return content, False
-        return content[:-1], not faults.active("no_enter")
+        return content[:-1], True
 
     async def _do_hotkey(self, m: Mapped, hit: Hit | None) -> Effect:
         await self.tabs.page.keyboard.press(to_playwright(m.action.text("key")))

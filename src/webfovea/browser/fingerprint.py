@@ -20,7 +20,6 @@ from PIL import Image, ImageChops
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import FloatRect, Frame, Page
 
-from ..core import faults
 from .errors import boundary
 from .evidence import Change, ChangeKind, Comparison
 from .locate import Hit, short_url
@@ -85,7 +84,7 @@ async def _evaluate(frame: Frame, phase: Phase, point: tuple[float, float] | Non
 
 def _frames(page: Page, main_only: bool = False) -> list[Frame]:
     # main_only: the "frame-fallback" fix ablated (webfovea.core.ablations), the naive print.
-    if main_only or faults.active("no_frame_fingerprint"):  # test-only: the paper's main-frame-only print
+    if main_only:
         return [page.main_frame]
     return page.frames
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Frame
 
-from ..core import faults
 from . import fingerprint
 from .locate import Hit
 from .scripts import at_point
@@ -79,7 +78,7 @@ def _chain(frame: Frame) -> list[Frame]:
 
 async def after_click(tabs: Tabs, hit: Hit, *, cap: float) -> FallbackReport:
     """Called right after a trusted click landed in ``hit.frame``."""
-    if not hit.in_child_frame or faults.active("no_frame_fingerprint"):
+    if not hit.in_child_frame:
         return FallbackReport()
     captcha = await _frame_captcha(hit.frame)
     if captcha:

@@ -325,7 +325,8 @@ def format_diagnosis(d: Diagnosis) -> str:
 # --- another agent's trajectory (webfovea import-trajectory) ------------------------------
 # The log holds the screenshots, the calls and the final text; no page text, DOM, harness
 # note or guardrail. So the findings are those the log shows — a call that means no action
-# (parse), an action after which the screenshot did not change (execute), an answer before
+# (parse), an action after which the screenshot did not change or that the agent's own tool
+# reported failing (execute), an answer before
 # any action, an agent that gave up (decision) — and the rest is said to have no evidence.
 
 NO_EVIDENCE = ("no evidence for the observe, feedback and guardrails stages: the imported "
@@ -343,8 +344,12 @@ def imported_findings(task: TaskRun) -> list[Finding]:
         elif spec is not None and spec.budget not in _PASSIVE:
             acted = True
             if r.outcome == "no_change":
+                same = r.details.get("unchanged", "identical")
                 out.append(Finding("execute", r.step, f"{r.action_source} changed nothing: "
-                                                      "the screenshot after it is identical"))
+                                                      f"the screenshot after it is {same}"))
+            elif r.outcome == "error":  # the other agent's own tool said so
+                out.append(Finding("execute", r.step, f"{r.action_source} failed in the "
+                                   f"agent's own tool: {r.details.get('failed', r.note)}"))
     result = task.result
     if result.status == "finished" and not acted:
         out.append(Finding("decision", None, f"the answer {result.answer!r} was given before "

@@ -28,7 +28,6 @@ from webfovea.actions.registry import (
     Point,
     form_args,
 )
-from webfovea.core import faults
 from webfovea.core.ablations import OBSERVE_ACTIONS
 from webfovea.core.errors import ParseError
 
@@ -141,7 +140,7 @@ def _show(text: str, limit: int = 40) -> str:
 
 
 def _scrub(text: str, pattern: re.Pattern[str], stripped: list[str]) -> str:
-    if _NAIVE.get(_FULL).keep_tokens or faults.active("no_token_strip"):  # polluted search boxes
+    if _NAIVE.get(_FULL).keep_tokens:  # the "token-strip" fix ablated: polluted search boxes
         return text
 
     def record(match: re.Match[str]) -> str:

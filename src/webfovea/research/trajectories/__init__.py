@@ -17,8 +17,7 @@ def read_trajectory(path: Path, source: str) -> Foreign:
     elif source == "openai-cua":
         from .openai_cua import read
     elif source == "browser-use":
-        raise ConfigError("--from browser-use is not supported yet: its AgentHistoryList "
-                          "reader is not built (browser-use is not installed here)")
+        from .browser_use import read
     else:
         raise ConfigError(f"--from must be browser-use, openai-cua or anthropic-cu, not {source!r}")
     return read(path)

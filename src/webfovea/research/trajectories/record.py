@@ -4,13 +4,17 @@ An imported step holds what the other agent's log shows: the screenshot the mode
 shown before it acted, its thought, the native call and the closed-set action it means (or
 why it means none). What the log cannot show is left unsaid: the page's size, the DOM, the
 harness's own feedback. A step's outcome is judged only from the screenshots: the next
-one identical to this one is "no_change", another is "changed", none is "unknown".
+one identical to this one is "no_change", another is "changed", none is "unknown" (an
+importer may say what "identical" allows for: browser-use's own click highlight). An action
+the other agent's tool reported failing is "error"; one it ran that our closed set has no
+name for is recorded as the agent's, not as a call that meant nothing.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +22,7 @@ from typing import Any
 from ...actions.registry import Action
 from ...browser.capture import png_size
 from ...rundir.store import TrajectoryWriter
-from ...rundir.trajectory import ResultRecord, StepRecord
+from ...rundir.trajectory import Outcome, ResultRecord, StepRecord
 
 IMPORTED = "imported"  # result.config key: which agent's log the run came from
 
@@ -30,6 +34,13 @@ class ForeignStep:
     thought: str = ""
     action: Action | None = None
     error: str | None = None  # the call means no action of ours: why
+    outside: str | None = None  # the agent ran it, but our closed set has no name for it
+    failed: str | None = None  # the agent's own tool reported the action failing: how
+    url: str = ""  # the page's address before the call, when the log has it
+
+
+def identical(before: bytes, after: bytes) -> bool:
+    return before == after
 
 
 @dataclass
@@ -40,6 +51,9 @@ class Foreign:
     answer: str | None = None  # the agent's final text, when it gave one
     last_screenshot: bytes | None = None  # after the last call, when the log has one
     url: str = ""
+    gave_up: str | None = None  # the agent ended saying it did not succeed: its words
+    unchanged: Callable[[bytes, bytes], bool] = identical  # before, after: nothing changed
+    unchanged_note: str = "identical to the one before"
 
 
 def materialised(value: Any) -> Any:
@@ -57,7 +71,7 @@ def write(foreign: Foreign, out: Path) -> ResultRecord:
     writer = TrajectoryWriter(out)
     shots = [s.screenshot for s in foreign.steps] + [foreign.last_screenshot]
     for i, step in enumerate(foreign.steps, 1):
-        writer.append_step(_record(writer, i, step, shots[i]))
+        writer.append_step(_record(writer, i, step, shots[i], foreign))
     result = ResultRecord(task=foreign.task, url=foreign.url, task_id=out.name,
                           model=f"{foreign.source} (imported)", steps=len(foreign.steps),
                           config={IMPORTED: foreign.source, "dialect": foreign.source},
@@ -66,34 +80,47 @@ def write(foreign: Foreign, out: Path) -> ResultRecord:
         result.status, result.answer = "finished", foreign.answer
     else:
         result.status = "gave_up"
-        result.error = "the trajectory ends without an answer"
+        result.error = foreign.gave_up or "the trajectory ends without an answer"
     if foreign.last_screenshot is not None:
         result.evidence = writer.write_evidence(foreign.last_screenshot)
     writer.write_result(result)
     return result
 
 
-def _record(writer: TrajectoryWriter, step: int, s: ForeignStep, after: bytes | None
-            ) -> StepRecord:
-    record = StepRecord(step=step, started_at=time.time(), url="", raw_reply=json.dumps(
+def _record(writer: TrajectoryWriter, step: int, s: ForeignStep, after: bytes | None,
+            foreign: Foreign) -> StepRecord:
+    record = StepRecord(step=step, started_at=time.time(), url=s.url, raw_reply=json.dumps(
         s.native, ensure_ascii=False), thought=s.thought)
     if s.screenshot is not None:
         record.screenshot = writer.write_screen(step, s.screenshot)
         size = png_size(s.screenshot)
         record.sent_size = record.model_size = (size.width, size.height)
+    if s.action is None and s.outside is not None:
+        record.outcome, record.note = "unknown", f"imported: {s.outside}"
+        record.details = {"imported": True, "outside": s.outside}
+        return record
     if s.action is None:
         record.parse_error = s.error or "the call means no action"
         record.outcome, record.note = "parse_error", record.parse_error
         return record
     record.action, record.action_source = s.action.to_json(), s.action.source()
-    if s.action.spec.ends_task:
-        record.outcome, record.note = "answer", "imported: the agent's answer"
-    elif s.screenshot is None or after is None:
-        record.outcome, record.note = "unknown", "imported: no screenshot on both sides"
-    elif after == s.screenshot:
-        record.outcome = "no_change"
-        record.note = "imported: the screenshot after the action is identical to the one before"
-    else:
-        record.outcome, record.note = "changed", "imported: the screenshot changed"
-    record.details = {"imported": True}
+    record.outcome, note = _outcome(s, s.action, after, foreign)
+    record.note, record.details = f"imported: {note}", {"imported": True}
+    if record.outcome == "no_change":  # what "unchanged" allowed for, for diagnose to say
+        record.details["unchanged"] = foreign.unchanged_note
+    if record.outcome == "error":
+        record.details["failed"] = s.failed
     return record
+
+
+def _outcome(s: ForeignStep, action: Action, after: bytes | None, foreign: Foreign
+             ) -> tuple[Outcome, str]:
+    if action.spec.ends_task:
+        return "answer", "the agent's answer"
+    if s.failed is not None:
+        return "error", f"the agent's tool failed: {s.failed}"
+    if s.screenshot is None or after is None:
+        return "unknown", "no screenshot on both sides"
+    if foreign.unchanged(s.screenshot, after):
+        return "no_change", f"the screenshot after the action is {foreign.unchanged_note}"
+    return "changed", "the screenshot changed"
