@@ -83,6 +83,29 @@ async def test_a_missing_option_in_a_virtual_list_lists_the_rows_in_view(
     assert differing(shut, rest, MENU) < 0.002  # closed again, as it was
 
 
+SEARCH = (480, 100)  # antd's Select with showSearch, beside the plain one
+
+
+async def test_a_virtual_list_with_a_search_field_is_filtered_by_typing(
+        sized: Browsers, gallery: LocalServer) -> None:
+    async with sized.open(SMALL, url(gallery, "antd_select")) as ex:
+        note, before = await act(ex, "select", SEARCH, option="Zimbabwe")
+        after = await capture(ex.tabs.page, cap=ex.config.image_cap)
+        rest = await at_rest(ex)
+        assert await state(ex, "search") == "Zimbabwe"
+        missing, _ = await act(ex, "select", SEARCH, option="Narnia")
+        assert await state(ex, "search") == "Zimbabwe"
+    assert note.outcome == "changed", note.text
+    assert "chose 'Zimbabwe' (exact match) in its open list, filtered by typing 'Zimbabwe'" \
+        in note.text, note.text
+    assert "the dropdown now shows 'Zimbabwe'" in note.text, note.text
+    assert shows_end_state(before, after, rest, STATUS)
+    assert missing.outcome == "error" and "no option matches 'Narnia'" in missing.text, missing.text
+    # It opens at the choice: the rows around Zimbabwe, then none once 'Narnia' is typed.
+    assert "'Zambia'; 'Zimbabwe', and once 'Narnia' was typed into its search field: no options" \
+        in missing.text, missing.text
+
+
 async def test_a_missing_option_in_radix_select_is_refused(sized: Browsers,
                                                           gallery: LocalServer) -> None:
     async with sized.open(SMALL, url(gallery, "radix_select")) as ex:

@@ -73,6 +73,7 @@ async def select(page: Page, hit: Hit, wanted: str, mode: str) -> Effect:
     if mirror:  # a virtualised list: the rows in view, not the mirror's few options
         return await virtual_select.select(page, hit, listbox, wanted, mode=mode, multiple=multiple,
                                            typeable=await _typeable(hit.frame),
+                                           parts={"combo": control.combo, "box": control.box},
                                            readback=lambda text: _readback(hit, text))
     index, how = match_option([o["text"] for o in options], wanted)
     seen = [o["text"] for o in options]

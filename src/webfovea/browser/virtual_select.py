@@ -23,7 +23,7 @@ from playwright.async_api import Frame, JSHandle, Page
 
 from .evidence import Effect
 from .locate import Hit
-from .native_inputs import MAX_LISTED, match_option, normalise
+from .native_inputs import MAX_LISTED, match_option
 from .scripts import at_point
 
 OPEN_WAIT_S = 1.5
@@ -52,22 +52,25 @@ class View:
     wheel: tuple[float, float]  # where the wheel moves the list
     step: float  # a turn that moves the list by its height less a row, in wheel units
     row: float  # a turn that moves it by one row, in wheel units
+    like: list[str]  # the classes every row has, to know them again
 
     @property
     def texts(self) -> list[str]:
         return [r.text for r in self.rows]
 
 
-async def view(frame: Frame, listbox: JSHandle, frames: int = 0) -> View | None:
+async def view(frame: Frame, listbox: JSHandle, frames: int = 0, like: list[str] | None = None
+               ) -> View | None:
     """The rows of the list in view after ``frames`` animation frames, or None when no
-    list of rows is found."""
-    got: dict[str, Any] | None = await frame.evaluate(at_point("visible_rows"),
-                                                      {"list": listbox, "frames": frames})
+    list of rows is found; ``like``: the classes of the rows found before."""
+    got: dict[str, Any] | None = await frame.evaluate(
+        at_point("visible_rows"), {"list": listbox, "frames": frames, "like": like})
     if not got:
         return None
     rows = [Row(r["text"], r["x"], r["y"], r["selected"], r["clickable"]) for r in got["rows"]]
     step = max(got["height"] - got["row"], got["row"]) * got["scale"]
-    return View(rows, (got["wheel"]["x"], got["wheel"]["y"]), step, got["row"] * got["scale"])
+    return View(rows, (got["wheel"]["x"], got["wheel"]["y"]), step, got["row"] * got["scale"],
+                got["like"])
 
 
 async def steady_view(frame: Frame, listbox: JSHandle) -> View | None:
@@ -146,22 +149,25 @@ class Reached:
     how: str
     shown: list[str]  # the rows in view when the list opened
     passed: int  # rows it scrolled past, all told
+    filtered: list[str] | None = None  # the rows in view once ``wanted`` was typed
 
 
-async def reach(page: Page, hit: Hit, listbox: JSHandle, wanted: str, *, typeable: bool
-                ) -> Reached | None:
+async def reach(page: Page, hit: Hit, listbox: JSHandle, wanted: str, *, typeable: bool,
+                parts: dict[str, Any]) -> Reached | None:
     """The row for ``wanted`` brought into view (by typing, else by the wheel), or the
-    rows seen when no row matches; None when the list shows no rows."""
+    rows seen when no row matches; None when the list shows no rows. ``parts``: the
+    control's combobox and box, to find its list again once typing re-rendered it."""
     first = await steady_view(hit.frame, listbox)
     if first is None:
         return None
     shown = first.texts
     if typeable and match_option(shown, wanted)[0] is None:
         await page.keyboard.type(wanted)
-        filtered = await _filtered(hit.frame, listbox, wanted)
+        filtered = await _filtered(hit.frame, parts, wanted, first.like)
         rows = filtered.rows if filtered is not None else []
         index, how = match_option([r.text for r in rows], wanted)
-        return Reached(rows[index] if index is not None else None, how, shown, len(rows))
+        return Reached(rows[index] if index is not None else None, how, shown, len(rows),
+                       filtered=[r.text for r in rows])
     scan = Scan(page, hit, listbox, first)
     index = await scan.until(True, lambda v: _exact(v.texts, wanted))
     if index is None:  # above where it opened: no need to read the rows seen again
@@ -178,11 +184,15 @@ async def reach(page: Page, hit: Hit, listbox: JSHandle, wanted: str, *, typeabl
                    len(scan.passed))
 
 
-async def _filtered(frame: Frame, listbox: JSHandle, wanted: str) -> View | None:
+async def _filtered(frame: Frame, parts: dict[str, Any], wanted: str, like: list[str]
+                    ) -> View | None:
+    """The rows once typing ``wanted`` filtered them, polled until one matches or the wait
+    ends; the list is found again each time (the library renders a new one)."""
     deadline = time.monotonic() + FILTER_WAIT_S
     rows = None
     while time.monotonic() < deadline:
-        rows = await view(frame, listbox)
+        listbox = (await frame.evaluate_handle(at_point("listbox_of"), parts)).as_element()
+        rows = await view(frame, listbox, like=like) if listbox is not None else None
         if rows is not None and match_option(rows.texts, wanted)[0] is not None:
             return rows
         await asyncio.sleep(0.1)
@@ -190,10 +200,11 @@ async def _filtered(frame: Frame, listbox: JSHandle, wanted: str) -> View | None
 
 
 async def select(page: Page, hit: Hit, listbox: JSHandle, wanted: str, *, typeable: bool,
-                 multiple: bool, mode: str, readback: Callable[[str], ReadBack]) -> Effect:
+                 parts: dict[str, Any], multiple: bool, mode: str,
+                 readback: Callable[[str], ReadBack]) -> Effect:
     """Choose ``wanted`` in the open virtualised list; ``readback(text)`` reads the control
     back once the page settled."""
-    reached = await reach(page, hit, listbox, wanted, typeable=typeable)
+    reached = await reach(page, hit, listbox, wanted, typeable=typeable, parts=parts)
     if reached is None:
         await page.keyboard.press("Escape")
         return Effect(failed="its list of options is an accessibility mirror with no rows to "
@@ -202,8 +213,12 @@ async def select(page: Page, hit: Hit, listbox: JSHandle, wanted: str, *, typeab
     if row is None:
         await page.keyboard.press("Escape")  # leave the control closed, as it was
         listed = "; ".join(f"'{o}'" for o in reached.shown[:MAX_LISTED]) or "no options"
-        return Effect(failed=f"no option matches '{wanted}'; the open list showed: {listed} "
-                             f"(none of the {reached.passed} rows it scrolls through matches)",
+        if reached.filtered is None:
+            after = f" (none of the {reached.passed} rows it scrolls through matches)"
+        else:
+            left = "; ".join(f"'{o}'" for o in reached.filtered[:MAX_LISTED]) or "no options"
+            after = f", and once '{wanted}' was typed into its search field: {left}"
+        return Effect(failed=f"no option matches '{wanted}'; the open list showed: {listed}{after}",
                       details={"options": reached.shown, "custom": True, "virtual": True})
     if row.selected:
         await page.keyboard.press("Escape")
@@ -215,12 +230,17 @@ async def select(page: Page, hit: Hit, listbox: JSHandle, wanted: str, *, typeab
     dx, dy = hit.page_x - hit.x, hit.page_y - hit.y
     await page.mouse.move(row.x + dx, row.y + dy)
     await page.mouse.click(row.x + dx, row.y + dy)
-    facts = [f"chose '{row.text}' ({reached.how} match) in its open list, scrolled to it"
-             if normalise(row.text) not in map(normalise, reached.shown)
-             else f"chose '{row.text}' ({reached.how} match) in its open list"]
+    facts = [f"chose '{row.text}' ({reached.how} match) in its open list{_how_reached(reached, wanted)}"]
     if not multiple and mode == "add":
         facts.append("this dropdown holds one option at a time, so it replaced the previous one")
     return Effect(facts=facts, checked=True,
                   details={"selected": row.text, "match": reached.how, "mode": mode,
                            "custom": True, "virtual": True},
                   readback=readback(row.text))
+
+
+def _how_reached(reached: Reached, wanted: str) -> str:
+    if reached.filtered is not None:
+        return f", filtered by typing '{wanted}' into its search field"
+    assert reached.row is not None
+    return ", scrolled to it" if reached.row.text not in reached.shown else ""

@@ -6,8 +6,9 @@
 // shown part and whether it is marked selected; and where to turn the wheel to move the
 // list (the middle of the clipping box), how tall that box and one row are. This frame's
 // CSS pixels. Read after ``frames`` animation frames (the library moves its rows on the
-// next frame after a wheel event).
-({ list, frames }) => new Promise((resolve) => {
+// next frame after a wheel event). ``like``: the classes every row had when first found
+// (returned as `like`), to know them again when a filter leaves fewer than two.
+({ list, frames, like }) => new Promise((resolve) => {
   const rowsNow = () => {
     const sized = (el) => { const r = el.getBoundingClientRect(); return r.width >= 2 && r.height >= 2; };
     let popup = list;
@@ -27,12 +28,17 @@
       return kids.filter((c) => Math.round(c.getBoundingClientRect().height) === height);
     };
     let best = [];
-    for (const el of deep.within(popup, "*")) {
-      if (deep.holds(list, el)) continue;
-      const rows = rowsOf(el);
-      if (rows.length > best.length) best = rows;
+    const inside = deep.within(popup, "*").filter((el) => !deep.holds(list, el));
+    if (like && like.length) { // rows known by the classes they had: a filtered list may show one
+      best = inside.filter((el) => like.every((c) => el.classList.contains(c)) && sized(el));
+    } else {
+      for (const el of inside) {
+        const rows = rowsOf(el);
+        if (rows.length > best.length) best = rows;
+      }
+      if (best.length < 2) return null;
     }
-    if (best.length < 2) return null;
+    if (!best.length) return { rows: [], wheel: { x: 0, y: 0 }, height: 0, row: 0, scale: 1, like };
     // The box the rows are shown in: the viewport cut by every ancestor that clips.
     let clip = { top: 0, bottom: window.innerHeight, left: 0, right: window.innerWidth };
     for (let n = deep.up(best[0]); n && n !== document.documentElement; n = deep.up(n)) {
@@ -62,6 +68,7 @@
       wheel: { x: (clip.left + clip.right) / 2, y: (clip.top + clip.bottom) / 2 },
       height: clip.bottom - clip.top,
       row: best[0].getBoundingClientRect().height,
+    like: [...best[0].classList].filter((c) => best.every((r) => r.classList.contains(c))),
       // The wheel's delta arrives divided by the device pixel ratio (Chromium's input).
       scale: window.devicePixelRatio || 1,
     };
