@@ -71,10 +71,13 @@ async def select(page: Page, hit: Hit, wanted: str, mode: str) -> Effect:
                              "role=listbox appeared); click it and look at the screenshot")
     options, multiple, mirror = await _options(listbox)
     if mirror:  # a virtualised list: the rows in view, not the mirror's few options
-        return await virtual_select.select(page, hit, listbox, wanted, mode=mode, multiple=multiple,
-                                           typeable=await _typeable(hit.frame),
-                                           parts={"combo": control.combo, "box": control.box},
-                                           readback=lambda text: _readback(hit, text))
+        chosen_row = await virtual_select.select(
+            page, hit, listbox, wanted, mode=mode, multiple=multiple,
+            typeable=await _typeable(hit.frame), parts={"combo": control.combo, "box": control.box},
+            readback=lambda text: _readback(hit, text))
+        if chosen_row is not None:
+            return chosen_row
+        options, multiple, _ = await _options(listbox)  # it has grown in by now
     index, how = match_option([o["text"] for o in options], wanted)
     seen = [o["text"] for o in options]
     if index is None and await _typeable(hit.frame):
