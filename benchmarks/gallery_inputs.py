@@ -73,6 +73,10 @@ COMPONENTS: dict[str, list[Step]] = {
     "tinymce_editor": [("click", ((400, 142),), {}), ("type", (), {"content": " at noon"})],
     "tinymce_framed": [("click", ((400, 142),), {}), ("type", (), {"content": " at noon"})],
     "gradio": _pick((300, 75), "Oslo", "Zurich"),
+    # Issue 31 item 2: a virtualised list (antd; Zimbabwe is its last row) and a
+    # pointer-driven portalled one (Radix, item-aligned), over 228 countries.
+    "antd_select": _pick((150, 100), "Zimbabwe", "Portugal"),
+    "radix_select": _pick((150, 100), "Zimbabwe", "Portugal"),
 }
 APPS = {"dash", "gradio"}  # served by their Python frameworks, not from tests/gallery/pages
 

@@ -3,6 +3,8 @@ latency each way (tests/gradio_support.py), at 1920x1080 and at 1280x720 with de
 factor 2. The choice makes a server round trip; the note reads the dropdown back once it
 stops changing (never the '' it shows for a moment), the server's answer is in the next
 screenshot, a click beside it is "no detectable change", and read_text reads the answer.
+Here settle already follows the round trip; tests/test_readback_wait.py is the page where
+only the read-back's wait sees the late value.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from typing import Any
 from playwright.async_api import ElementHandle, Frame, JSHandle, Page
 from playwright.async_api import Error as PlaywrightError
 
-from . import readback
+from . import readback, virtual_select
 from .evidence import Effect
 from .locate import Hit
 from .native_inputs import MAX_LISTED, match_option, normalise
@@ -69,7 +69,15 @@ async def select(page: Page, hit: Hit, wanted: str, mode: str) -> Effect:
             return await _set_backing(hit, control, wanted, mode, why="as no list of options opened")
         return Effect(failed="clicking the dropdown there opened no list of options (no "
                              "role=listbox appeared); click it and look at the screenshot")
-    options, multiple = await _options(listbox)
+    options, multiple, mirror = await _options(listbox)
+    if mirror:  # a virtualised list: the rows in view, not the mirror's few options
+        chosen_row = await virtual_select.select(
+            page, hit, listbox, wanted, mode=mode, multiple=multiple,
+            typeable=await _typeable(hit.frame), parts={"combo": control.combo, "box": control.box},
+            readback=lambda text: _readback(hit, text))
+        if chosen_row is not None:
+            return chosen_row
+        options, multiple, _ = await _options(listbox)  # it has grown in by now
     index, how = match_option([o["text"] for o in options], wanted)
     seen = [o["text"] for o in options]
     if index is None and await _typeable(hit.frame):
@@ -124,9 +132,9 @@ async def _holds_others(backing: ElementHandle) -> bool:
     return bool(state["multiple"] and state["selected"])
 
 
-async def _options(listbox: JSHandle) -> tuple[list[dict[str, Any]], bool]:
+async def _options(listbox: JSHandle) -> tuple[list[dict[str, Any]], bool, bool]:
     state = await listbox.evaluate(at_point("listbox_options"))
-    return state["options"], bool(state["multiple"])
+    return state["options"], bool(state["multiple"]), bool(state["mirror"])
 
 
 async def _typeable(frame: Frame) -> bool:
@@ -146,7 +154,7 @@ async def _filtered(frame: Frame, control: Control, wanted: str
     while True:
         listbox = (await frame.evaluate_handle(at_point("listbox_of"), arg)).as_element()
         if listbox is not None:
-            options, multiple = await _options(listbox)
+            options, multiple, _ = await _options(listbox)
             index, how = match_option([o["text"] for o in options], wanted)
             if index is not None:
                 return listbox, options, multiple, index, how

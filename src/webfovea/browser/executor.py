@@ -31,6 +31,7 @@ from .evidence import Effect
 from .frame_fallback import after_click
 from .history import pages_behind
 from .locate import Hit, hit_test
+from .navigated import Left, document_of, left_since, unless_navigated
 from .scripts import js
 from .session import Tabs
 from .settle import settle
@@ -192,6 +193,7 @@ class Executor:
             return await native_inputs.fill_native(hit, native, content.rstrip("\n"))
         text, enter = self._enter_split(content)
         page = self.tabs.page
+        document = await document_of(hit.frame)
         await page.mouse.click(*m.points[0])
         await page.keyboard.press("ControlOrMeta+a")
         await page.keyboard.press("Backspace")
@@ -202,13 +204,18 @@ class Executor:
         facts: list[str] = []
         value: dict[str, Any] | None = None
         read = "fill-readback" not in self.config.ablate
+        navigated = False
         if read:  # the naive fill typed and never looked
-            value = await hit.frame.evaluate(js("active_value"))
-            facts.append(_readback_fact(text, value))
-        if enter:
+            held = await unless_navigated(hit.frame.evaluate(js("active_value")))
+            navigated = isinstance(held, Left) or await left_since(hit.frame, document)
+            value = None if isinstance(held, Left) or navigated else held
+            facts.append(TYPED_AWAY if navigated else _readback_fact(text, value))
+        if enter and not navigated:  # Enter would go to the page it loaded
             await page.keyboard.press("Enter")
             facts.append("pressed Enter")
         details = {"typed": text, "readback": value and value["value"], "enter_pressed": enter}
+        if navigated:
+            details["navigated"] = True
         if hit.info.get("masked"):
             details["masked"] = True
         return Effect(facts=facts, checked=read, details=details)
@@ -299,6 +306,9 @@ def navigation_refusal(url: str, policy: DomainPolicy | None) -> str | None:
         return None
     return (f"Refused by the domain lock: a navigation to {shown} was blocked: {why} "
             "(--allow-domain adds a site).")
+
+
+TYPED_AWAY = "typed the text; it loaded another page as it was typed, so the field was not read back"
 
 
 def _readback_fact(typed: str, value: dict[str, Any] | None) -> str:

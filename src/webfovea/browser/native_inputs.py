@@ -15,9 +15,11 @@ from ..actions.native_values import EXAMPLES, NotAValue, to_input_value
 from ..core.text import fold
 from .evidence import Effect
 from .locate import Hit
+from .navigated import Left, unless_navigated
 from .scripts import js
 
 MAX_LISTED = 40
+LOADED = "its change loaded another page, so the dropdown was not read back"
 
 
 async def native_input(hit: Hit) -> dict[str, Any] | None:
@@ -73,7 +75,12 @@ async def select(hit: Hit, wanted: str, mode: str) -> Effect:
         return Effect(facts=[f"'{options[index]}' was already selected; nothing changed"],
                       details={"selected": options[index], "match": how, "now": _names(options, before)})
     await target.select_option(index=chosen)
-    after: list[int] = (await target.evaluate(js("select_state")))["selected"]
+    read = await unless_navigated(target.evaluate(js("select_state")))
+    if isinstance(read, Left):  # its change handler loaded another page: the choice took effect
+        return Effect(facts=[f"selected '{options[index]}' ({how} match)", LOADED],
+                      checked=True, details={"selected": options[index], "match": how,
+                                             "mode": mode, "navigated": True})
+    after: list[int] = read["selected"]
     return Effect(facts=_select_facts(options, index, how, before, after, state["multiple"], mode),
                   checked=True, details={"selected": options[index], "match": how, "mode": mode,
                                          "now": _names(options, after)})

@@ -25,6 +25,7 @@
   };
   let last = "";
   let same = 0;
+  let scrolls = 0;
   const look = () => {
     const r = option.getBoundingClientRect();
     const key = `${r.left},${r.top},${r.width},${r.height}`;
@@ -33,11 +34,16 @@
     if (same < 2 && performance.now() - started < 2000) return requestAnimationFrame(look);
     const top = Math.max(r.top, 0);
     const bottom = Math.min(r.bottom, window.innerHeight);
-    if (!option.isConnected || bottom - top < 2 || r.width < 2) return resolve(null);
+    if (!option.isConnected || r.width < 2) return resolve(null);
     const x = r.left + Math.min(r.width / 2, 40);
     const y = (top + bottom) / 2;
-    const there = elementAt({ x, y });
-    resolve(there && deep.holds(option, there) ? { x, y } : null);
+    const there = bottom - top >= 2 ? elementAt({ x, y }) : null;
+    if (there && deep.holds(option, there)) return resolve({ x, y });
+    // A list that grows as it is scrolled answers the first scroll by resizing itself and
+    // setting its own scroll position (Radix's item-aligned content): scroll again once it
+    // has stopped moving.
+    if (++scrolls < 4 && performance.now() - started < 2000) return scroll();
+    resolve(null);
   };
   scroll();
 })
