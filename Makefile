@@ -14,15 +14,15 @@ demo: setup
 # CI): on a loaded 2-core machine a real browser is sometimes descheduled past a page's own
 # timers. The summary counts each retry as "rerun"; a rerun is a bug to find, not a pass.
 RERUNS := --reruns 2 --reruns-delay 1 -rR
-# Parallel workers (pytest-xdist), each with its own shared browsers and servers (tests that
-# share a fixture of their module run on one worker: tests/conftest.py): most tests
-# wait on a browser, so three workers keep two cores busy. The 25 slowest tests are printed,
+# Parallel workers (pytest-xdist), each with its own shared browsers and servers (a module's
+# tests that share a fixture of its scope run on one worker: tests/conftest.py). Most tests
+# wait on a browser, so three workers keep two cores busy (four were slower: 22 min, reruns). The 25 slowest tests are printed,
 # so the next slow one is seen when it lands. `make test WORKERS=0` runs in one process.
 WORKERS ?= 3
 # Compiled modules are kept between the many Python processes a run starts (each CLI test is
 # one), also where the environment turns bytecode writing off.
 unexport PYTHONDONTWRITEBYTECODE
-PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --dist loadgroup --durations=25 $(RERUNS)
+PYTEST := $(BIN)/python -m pytest -q -p no:cacheprovider -n $(WORKERS) --durations=25 $(RERUNS)
 
 test: setup
 	$(PYTEST)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -142,23 +144,28 @@ LONGEST_FIRST = (
     "test_preflight_contracts", "test_miniwob", "test_interrupts", "test_page_faults", "test_cli",
     "test_provider_faults", "test_mcp", "test_viewport_seen",
 )
+# Modules with a fixture of module or class scope (a bench run, a set of recorded runs).
+SHARED_SETUP = re.compile(r"fixture\([^)]*scope=\"(module|class)\"")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under ``-n`` (pytest-xdist, ``--dist loadgroup``), the tests that share a fixture of
-    their own module's scope run on one worker, so its setup (a bench run, a set of recorded
-    runs) is paid once instead of once per worker; every other test is balanced freely."""
-    for item in items:
-        if _uses_own_module_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(Path(item.nodeid.split("::", 1)[0]).stem, len(rank)))
 
 
-def _uses_own_module_fixture(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)  # pytest's record of the fixtures an item uses
-    if info is None:
-        return False
-    module = item.nodeid.split("::", 1)[0]
-    return any(d.scope in ("module", "class") and d.baseid.startswith(module)
-               for defs in info.name2fixturedefs.values() for d in defs)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``-n``, a module whose tests share a fixture of its own scope runs on one worker,
+    so that setup is paid once instead of once per worker; every other test is balanced
+    freely. (xdist's ``loadgroup`` marks do not group under pytest 9, which no longer takes
+    the node id they rewrite.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    shared = {f"tests/{path.name}" for path in Path(__file__).parent.glob("test_*.py")
+              if SHARED_SETUP.search(path.read_text("utf-8"))}
+
+    class SharedSetupTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in shared else nodeid
+
+    return SharedSetupTogether(config, log)

@@ -25,7 +25,7 @@ def build(root: Path, site: Path) -> subprocess.CompletedProcess[str]:
                            str(site)], capture_output=True, text=True, env=ENV, timeout=300)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")  # session, not module: the other docs tests spread over workers
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project's own site, built once for the tests that read it."""
     out = tmp_path_factory.mktemp("docs") / "site"
