@@ -8,6 +8,9 @@ concurrent task costs, its share of the bench process and driver included. The s
 also keeps each process's CPU time: "CPU s/task" is the tree's CPU seconds per task, and
 "ceiling" the tasks/hour this machine's cores could give if the CPU were all ours
 (cores / CPU per task): where more workers stop helping on a small or busy machine.
+"of ceiling" is the run's tasks/hour as a share of that ceiling: the cores' time the run
+kept busy. Model waits that no other worker's steps fill, the tail (the last tasks'
+waits once the queue is empty) and the bench's own start and end lower it.
 
     python benchmarks/bench_workers.py --suite            # the offline suite, the oracle
     python benchmarks/bench_workers.py --suite --limit 16
@@ -196,7 +199,7 @@ def main() -> None:
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
         print(f"{'workers':>7} {'tasks':>5} {'correct':>7} {'steps':>5} {'wall s':>7} "
               f"{'tasks/h':>8} {'MiB/task':>8} {'bench MiB':>9} {'total MiB':>9} "
-              f"{'CPU s/task':>10} {'ceiling':>8}")
+              f"{'CPU s/task':>10} {'ceiling':>8} {'of ceiling':>10}")
         rows = []
         for workers in ns.workers:
             out = folder / f"run-{workers}w-{time.strftime('%H%M%S')}"
@@ -208,6 +211,7 @@ def main() -> None:
                    "mib_per_task": peaks.total / 1024 / workers,
                    "bench_mib": peaks.python / 1024, "total_mib": peaks.total / 1024,
                    "cpu_s_per_task": cpu, "cpu_ceiling_per_hour": 3600 * (os.cpu_count() or 1) / cpu,
+                   "share_of_ceiling": done * cpu / wall / (os.cpu_count() or 1),
                    "cpu_s_per_task_by_program": {name: round(seconds / max(done, 1), 3) for name, seconds
                                                  in sorted(peaks.cpu_by_program().items())},
                    "load_average": os.getloadavg()[0]}
@@ -215,7 +219,7 @@ def main() -> None:
             print(f"{workers:>7} {done:>5} {correct:>7} {steps:>5} {wall:>7.1f} "
                   f"{row['tasks_per_hour']:>8.0f} {row['mib_per_task']:>8.0f} "
                   f"{row['bench_mib']:>9.0f} {row['total_mib']:>9.0f} {cpu:>10.2f} "
-                  f"{row['cpu_ceiling_per_hour']:>8.0f}", flush=True)
+                  f"{row['cpu_ceiling_per_hour']:>8.0f} {row['share_of_ceiling']:>10.0%}", flush=True)
             print("        CPU s/task by program: " + ", ".join(
                 f"{name} {sec:.2f}" for name, sec in row["cpu_s_per_task_by_program"].items()))
         for row in rows[1:]:

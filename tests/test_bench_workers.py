@@ -29,3 +29,4 @@ def test_demo_tasks_finish_with_the_right_answer(tmp_path: Path, history: str) -
     [row] = json.loads(numbers.read_text())
     assert (row["tasks"], row["correct"]) == (2, 2), row
     assert row["steps"] == 2 * DEMO_STEPS, row  # each task took the demo's three steps
+    assert 0 < row["share_of_ceiling"] <= 1.1, row  # the cores' time the run kept busy
