@@ -168,6 +168,7 @@ def ray_cluster() -> Iterator[str]:
     head.wait()
 
 
+@pytest.mark.slow  # a cluster of its own (a head started apart); the local Ray test is the sample
 def test_ray_executor_on_an_existing_cluster(site: LocalServer, tmp_path: Path,
                                              ray_cluster: str) -> None:
     page = site.url("index.html")

@@ -212,7 +212,7 @@ def test_a_stopped_suite_run_resumes_cleanly(tmp_path: Path) -> None:
 
 def test_a_stopped_demo_resumes_as_a_suite_run(tmp_path: Path) -> None:
     out = tmp_path / "demo"
-    proc = _start("demo", "--tasks", "4", "--out", str(out))
+    proc = _start("demo", "--tasks", "2", "--out", str(out))
     _until(lambda: any(out.glob("tasks/*/steps.jsonl")))
     line = _stopped(proc)
     runs, tasks = _store(out)

@@ -6,6 +6,8 @@ import base64
 import json
 from pathlib import Path
 
+import pytest
+
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
@@ -21,10 +23,13 @@ def act(action: str) -> str:
     return f"Thought: next.\nAction: {action}"
 
 
-async def test_an_endless_confirm_loop_ends_at_the_time_limit(
-        browser: BrowserSession, pages: LocalServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("time_limit", [
+    8.0,
     # Longer than Playwright's 30 s default timeout, which used to end it as browser_error.
-    config = AgentConfig(max_steps=50, time_limit=36.0)
+    pytest.param(36.0, marks=pytest.mark.slow)])
+async def test_an_endless_confirm_loop_ends_at_the_time_limit(
+        browser: BrowserSession, pages: LocalServer, tmp_path: Path, time_limit: float) -> None:
+    config = AgentConfig(max_steps=50, time_limit=time_limit)
     with FakeProvider(ScriptedPolicy([act("wait()")] * 50)) as fp:
         model = load_model("openai:fake-vlm", base_url=fp.base_url)
         result = await run_task(Task("wait", pages.url("reliability/confirm_loop.html")),

@@ -30,6 +30,7 @@ from ..core.config import BrowserConfig
 from ..core.errors import BrowserError, SiteUnreachable
 from .chromium import find_chromium, launch_args
 from .evidence import PageEvent
+from .features import disable_features_arg
 from .settle import instrument, settle
 
 
@@ -73,7 +74,7 @@ class BrowserSession:
         return await pw.chromium.launch(
             executable_path=executable,
             headless=cfg.headless,
-            args=launch_args(host_rules=cfg.host_rules),
+            args=[*launch_args(host_rules=cfg.host_rules), *await disable_features_arg(pw)],
         )
 
     @property

@@ -396,8 +396,10 @@ class _Run:
         png: bytes | None = None
         frames: list[FrameText] = []
         try:
-            with translated():
-                png = await self.tabs.page.screenshot(type="png")
+            # Full size, through the capture's fast path: the pixels a person sees (the
+            # visual viewport), about a third of the browser CPU of page.screenshot, which
+            # hides the caret by restyling the page and back (tests/test_viewport_seen.py).
+            png = (await capture(self.tabs.page, cap=None)).png
             result.evidence = self.writer.write_evidence(png)
             frames = await frame_texts(self.tabs.page)
             self.writer.write_evidence_text(joined(frames))
