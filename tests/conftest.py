@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -26,6 +27,14 @@ PAGES = Path(__file__).parent / "pages"
 # machine fails a property that holds; speed lives in the benchmarks.
 settings.register_profile("webfovea", deadline=None)
 settings.load_profile("webfovea")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started as a script's background job (``make test &``) inherits SIGINT
+    ignored, and so would every command the tests start: the Ctrl-C tests' commands would
+    rightly ignore their Ctrl-C. The tests run as from a terminal's foreground."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 _SHARED: list[BrowserSession] = []

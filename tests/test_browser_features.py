@@ -1,17 +1,23 @@
 """The browsers we launch draw no UI nobody sees, and keep every feature Playwright turns off.
 
-Chromium honours only the last ``--disable-features``; a list of ours that dropped
-Playwright's would quietly change its screenshots and routing, so both halves are checked on
-the browser's real command line (issue 29, item 6).
+Chromium honours only the last ``--disable-features``; a switch of ours that dropped
+Playwright's list would quietly change its screenshots and routing, so the one switch is
+checked on the real command lines of our browser and of a plain Playwright one (issue 29,
+item 6).
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from webfovea.browser.features import UNSEEN_UI, playwright_disabled_features
+from playwright.async_api import Browser
+
+from webfovea.browser.chromium import find_chromium, launch_args
+from webfovea.browser.features import UNSEEN_UI
 from webfovea.browser.local_server import LocalServer
 from webfovea.browser.session import BrowserSession, shared_driver
+
+FLAG = "--disable-features="
 
 
 async def test_a_task_context_starts_no_address_bar_popup(
@@ -27,36 +33,30 @@ async def test_a_task_context_starts_no_address_bar_popup(
         await tabs.close()
         await cdp.detach()
     urls = [t["url"] for t in targets]
-    assert any(u == pages.url("roundtrip/form.html") for u in urls), urls
+    assert pages.url("roundtrip/form.html") in urls, urls
     assert not [u for u in urls if u.startswith("chrome://omnibox-popup")], urls
 
 
-async def test_playwrights_disabled_features_are_kept_beside_ours(browser: BrowserSession) -> None:
-    arguments = await command_line(browser)
-    flags = [a for a in arguments if a.startswith("--disable-features=")]
-    assert flags, arguments
-    def features(flag: str) -> set[str]:
-        return set(flag.removeprefix("--disable-features=").split(","))
-
-    playwrights, honoured = features(flags[0]), features(flags[-1])
-    assert len(playwrights) >= 3, playwrights  # Playwright 1.4x–1.5x pass about a dozen
-    assert playwrights <= honoured, playwrights - honoured
-    assert set(UNSEEN_UI) <= honoured, honoured
-
-
-async def test_playwrights_list_is_read_from_a_real_launch(browser: BrowserSession) -> None:
-    arguments = await command_line(browser)
+async def test_one_switch_holds_playwrights_features_and_ours(browser: BrowserSession) -> None:
+    ours = [a for a in await command_line(browser.browser) if a.startswith(FLAG)]
     async with shared_driver() as pw:
-        read = await playwright_disabled_features(pw)
-    playwrights = next(a for a in arguments if a.startswith("--disable-features="))
-    assert ",".join(read) == playwrights.removeprefix("--disable-features=")
+        plain = await pw.chromium.launch(executable_path=find_chromium(), args=launch_args())
+        try:
+            theirs = [a for a in await command_line(plain) if a.startswith(FLAG)]
+        finally:
+            await plain.close()
+    assert len(ours) == 1 and len(theirs) == 1, (ours, theirs)
+    playwrights = theirs[0].removeprefix(FLAG).split(",")
+    assert len(playwrights) >= 3, playwrights  # Playwright 1.4x–1.5x pass about a dozen
+    assert ours[0].removeprefix(FLAG).split(",") == [*playwrights, *UNSEEN_UI]
 
 
-async def command_line(browser: BrowserSession) -> list[str]:
+async def command_line(browser: Browser) -> list[str]:
     """The browser's arguments as its process was started, read where a user reads them."""
-    tabs = await browser.new_tabs()
+    context = await browser.new_context()
     try:
-        await tabs.page.goto("chrome://version")
-        return (await tabs.page.inner_text("#command_line")).split()
+        page = await context.new_page()
+        await page.goto("chrome://version")
+        return (await page.inner_text("#command_line")).split()
     finally:
-        await tabs.close()
+        await context.close()

@@ -30,7 +30,7 @@ from ..core.config import BrowserConfig
 from ..core.errors import BrowserError, SiteUnreachable
 from .chromium import find_chromium, launch_args
 from .evidence import PageEvent
-from .features import disable_features_arg
+from .features import disable_features
 from .settle import instrument, settle
 
 
@@ -71,10 +71,12 @@ class BrowserSession:
         if cfg.cdp_url:
             return await pw.chromium.connect_over_cdp(cfg.cdp_url)
         executable = cfg.executable or find_chromium()
+        features = await disable_features(pw)
         return await pw.chromium.launch(
             executable_path=executable,
             headless=cfg.headless,
-            args=[*launch_args(host_rules=cfg.host_rules), *await disable_features_arg(pw)],
+            args=[*launch_args(host_rules=cfg.host_rules), *features.args],
+            ignore_default_args=features.replaced,
         )
 
     @property
