@@ -243,6 +243,32 @@ def test_resume_keeps_settings_and_redoes_nothing(main_run: Run, tmp_path: Path,
     assert [r["state"] for r in Store.open_existing(copy).runs()] == ["completed", "completed"]
 
 
+def test_the_runs_end_keeps_the_task_pages_written_as_the_tasks_ended(main_run: Run,
+                                                                     tmp_path: Path) -> None:
+    import asyncio
+    import shutil
+
+    from webfovea.bench.runner import rescore
+    from webfovea.viewer.report import write_report
+
+    copy = tmp_path / "run"
+    shutil.copytree(main_run.out, copy)  # times kept: each page is newer than its task's files
+    written = {p.parent.name: p.stat().st_mtime_ns for p in copy.glob("tasks/*/view.html")}
+    assert len(written) == len(EXPECTED)
+    (copy / "tasks" / "t-city" / "view.html").unlink()
+    write_report(copy, keep_current=True)
+    again = {p.parent.name: p.stat().st_mtime_ns for p in copy.glob("tasks/*/view.html")}
+    assert {k for k in again if again[k] != written[k]} == {"t-city"}
+
+    store = Store.open_existing(copy)
+    try:
+        asyncio.run(rescore(store, copy, judge=None))  # every score.json rewritten
+    finally:
+        store.close()
+    write_report(copy, keep_current=True)
+    assert all(p.stat().st_mtime_ns > again[p.parent.name] for p in copy.glob("tasks/*/view.html"))
+
+
 # -- a page that hangs the renderer ---------------------------------------------------------------
 
 

@@ -100,6 +100,26 @@ def test_a_stopped_bench_resumes_cleanly(pages: LocalServer, tmp_path: Path) -> 
         assert db.execute("SELECT COUNT(*) FROM tasks WHERE correct = 1").fetchone() == (4,)
 
 
+def test_a_stopped_bench_keeps_the_pages_of_the_tasks_that_ended(pages: LocalServer,
+                                                                 tmp_path: Path) -> None:
+    url = pages.url("roundtrip/form.html")
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text("".join(json.dumps({"id": name, "instruction": name, "url": url,
+                                         "answer": "ok"}) + "\n" for name in ("ends", "waits")))
+    out = tmp_path / "bench"
+    ends = "Thought: done.\nAction: finished(content='ok')"
+    with FakeProvider(lambda r: ends if "ends" in r.turns[0].text else WAIT) as fp:
+        proc = _start("bench", str(tasks), "--out", str(out), "--workers", "1", "--max-steps",
+                      "50", "--model", "openai:fake-vlm", "--base-url", fp.base_url)
+        _until(lambda: sum("waits" in r.turns[0].text for r in fp.requests) >= 2)
+        _stopped(proc)
+    page = (out / "tasks" / "ends" / "view.html").read_text()
+    assert '"answer": "ok"' in page and '"verdict": "correct"' in page
+    assert "../../report.html" in page  # the link back to the index the run's end writes
+    assert not (out / "tasks" / "waits" / "view.html").exists()
+    assert not (out / "report.html").exists()
+
+
 def test_a_closed_stdout_is_no_error(tmp_path: Path) -> None:
     """`webfovea ... | head`: the reader goes away before the output is written."""
     proc = subprocess.Popen([sys.executable, "-m", "webfovea", "bench", "--help"],

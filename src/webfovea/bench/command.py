@@ -167,7 +167,7 @@ def _bench(options: BenchOptions, store: Store, settings: BenchSettings, job: Jo
                                     f"--out {options.out} --resume)") from None
     report = build_report(store, str(options.out))
     print_table(report, stdout())
-    print(f"report: {write_report(options.out)}")
+    print(f"report: {write_report(options.out, keep_current=True)}")
     return _exit_code(store, run_id)
 
 

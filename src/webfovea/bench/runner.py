@@ -3,6 +3,7 @@ and every finished task scored and written to the store as it ends."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib.metadata
 import platform
@@ -29,6 +30,7 @@ from ..rundir.store import (
 )
 from ..rundir.store import Verdict as RunVerdict
 from ..rundir.trajectory import ResultRecord
+from ..viewer.report import write_task_page
 from .execute import Job
 from .judge import Judge
 from .pool import run_local
@@ -150,6 +152,10 @@ class Recorder:
         steps = read_steps(out)
         self.store.finish(task.id, trial_of(task), run_id=self.run_id, result=result, verdict=verdict,
                           steps=steps, worker=worker, browser_replaced=browser_replaced)
+        trial = trial_of(task) if self.trials > 1 else None
+        problem = await asyncio.to_thread(_write_page, out, self.run_dir, trial)
+        if problem is not None:
+            self.store.event(self.run_id, "page_failed", problem, task.id)
         self.progress.finished(task.id, status=result.status, correct=verdict.correct,
                                matcher=verdict.matcher, steps=result.steps,
                                elapsed=result.elapsed, usage=result.usage)
@@ -161,6 +167,17 @@ class Recorder:
                 self.store.update_versions(self.run_id, self.versions)
             return
         self.store.event(self.run_id, kind, f"{worker}: {detail}", task_id)
+
+
+def _write_page(out: Path, run_dir: Path, trial: int | None) -> str | None:
+    """The task's page (in a thread: its screenshot diffs would hold up the other workers);
+    what went wrong, if anything. A failure costs nothing stored: the page only shows the
+    task's files, and the run's end writes it again."""
+    try:
+        write_task_page(out, run_dir, trial=trial)
+    except Exception as e:  # any bug in a view must not end the run
+        return f"the task's page could not be written: {type(e).__name__}: {e}"
+    return None
 
 
 def task_dir(run_dir: Path, name: str, trial: int, trials: int) -> Path:

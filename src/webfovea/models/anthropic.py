@@ -23,6 +23,7 @@ from webfovea.models.retry import (
     transport_error,
 )
 from webfovea.models.sent import breakpoint_turns
+from webfovea.models.tls import tls_context
 from webfovea.models.wire import parse_body
 
 KEY_VAR = KEY_VARS["anthropic"][0]
@@ -54,7 +55,9 @@ class AnthropicModel:
         # An explicit key keeps the SDK from reading credential profiles from disk.
         self._client = anthropic.AsyncAnthropic(api_key=key or PLACEHOLDER_KEY,
                                                 base_url=resolved_url or DEFAULT_BASE_URL,
-                                                max_retries=0, timeout=timeout)
+                                                max_retries=0, timeout=timeout,
+                                                http_client=anthropic.DefaultAsyncHttpxClient(
+                                                    verify=tls_context()))
 
     async def complete(self, request: ModelRequest, *, timeout: float) -> ModelReply:
         message, usage = await self.send(to_body(self._model, request), timeout=timeout)
@@ -99,7 +102,8 @@ def translate_error(error: anthropic.AnthropicError, endpoint: Endpoint) -> Mode
     if isinstance(error, anthropic.APITimeoutError):
         return transport_error(endpoint, "timeout")
     if isinstance(error, anthropic.APIConnectionError):
-        return transport_error(endpoint, "connection", str(error.__cause__ or error))
+        return transport_error(endpoint, "connection", str(error.__cause__ or error),
+                               cause=error)
     if isinstance(error, anthropic.APIStatusError):
         return status_error(endpoint, error.status_code, error.api_message or error.message,
                             parse_retry_after(error.response.headers))

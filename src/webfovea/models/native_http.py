@@ -26,6 +26,7 @@ from .retry import (
     status_error,
     transport_error,
 )
+from .tls import tls_context
 from .wire import malformed
 
 
@@ -37,7 +38,8 @@ class NativeClient:
         self.endpoint = endpoint
         self._timeout = timeout
         self._retry = retry or RetryPolicy()
-        self._http = httpx.AsyncClient(headers=dict(headers), timeout=timeout)
+        self._http = httpx.AsyncClient(headers=dict(headers), timeout=timeout,
+                                       verify=tls_context())
 
     async def post(self, url: str, body: Mapping[str, Any], *, timeout: float,
                    usage: Usage) -> dict[str, Any]:
@@ -66,7 +68,7 @@ class NativeClient:
         except httpx.TimeoutException:
             raise transport_error(self.endpoint, "timeout") from None
         except httpx.HTTPError as error:
-            raise transport_error(self.endpoint, "connection", str(error)) from None
+            raise transport_error(self.endpoint, "connection", str(error), cause=error) from None
         if response.status_code != 200:
             raise status_error(self.endpoint, response.status_code, _detail(response),
                                parse_retry_after(response.headers))

@@ -25,6 +25,7 @@ from webfovea.models.retry import (
     status_error,
     transport_error,
 )
+from webfovea.models.tls import tls_context
 from webfovea.models.wire import parse_body
 
 KEY_VAR = KEY_VARS["openai"][0]
@@ -53,7 +54,9 @@ class OpenAICompatModel:
                                   KEY_VAR, key)
         self._client = openai.AsyncOpenAI(api_key=key or PLACEHOLDER_KEY,
                                           base_url=resolved_url or DEFAULT_BASE_URL,
-                                          max_retries=0, timeout=timeout)
+                                          max_retries=0, timeout=timeout,
+                                          http_client=openai.DefaultAsyncHttpxClient(
+                                              verify=tls_context()))
 
     @property
     def endpoint(self) -> Endpoint:
@@ -123,7 +126,8 @@ def translate_error(error: openai.OpenAIError, endpoint: Endpoint) -> ModelError
     if isinstance(error, openai.APITimeoutError):
         return transport_error(endpoint, "timeout")
     if isinstance(error, openai.APIConnectionError):
-        return transport_error(endpoint, "connection", str(error.__cause__ or error))
+        return transport_error(endpoint, "connection", str(error.__cause__ or error),
+                               cause=error)
     if isinstance(error, openai.APIStatusError):
         return status_error(endpoint, error.status_code, _detail(error.body, error.message),
                             parse_retry_after(error.response.headers))

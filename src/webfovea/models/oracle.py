@@ -26,6 +26,7 @@ from ..suite.oracle_core import INFO, LAYOUT, OracleCore, read_layout
 from ..suite.server import CONTROL, lane_url
 from ..suite.web import SuiteError
 from .base import ModelReply, ModelRequest, Usage
+from .tls import tls_context
 
 
 class OracleModel:
@@ -40,7 +41,7 @@ class OracleModel:
         self._base = suite_url.rstrip("/")
         self._core = OracleCore(provider_resize=provider_resize)
         self._targets = targets
-        self._http = httpx.AsyncClient(timeout=15.0)
+        self._http = httpx.AsyncClient(timeout=15.0, verify=tls_context())
 
     @property
     def suite_url(self) -> str:
@@ -97,7 +98,7 @@ class OracleGrounder:
 
     def __init__(self, suite_url: str) -> None:
         self._base = suite_url.rstrip("/")
-        self._http = httpx.AsyncClient(timeout=15.0)
+        self._http = httpx.AsyncClient(timeout=15.0, verify=tls_context())
 
     async def complete(self, request: ModelRequest, *, timeout: float) -> ModelReply:
         image = request.turns[-1].images[-1]

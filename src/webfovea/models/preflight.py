@@ -24,7 +24,15 @@ import httpx
 
 from webfovea.core.errors import ConfigError, ModelError
 from webfovea.models.base import Usage
-from webfovea.models.retry import Endpoint, RetryPolicy, call_with_retry, transport_error
+from webfovea.models.retry import (
+    CERTIFICATE_HINT,
+    Endpoint,
+    RetryPolicy,
+    call_with_retry,
+    transport_error,
+    untrusted_certificate,
+)
+from webfovea.models.tls import tls_context
 
 TIMEOUT = 10.0  # one listing request; the retry policy bounds the whole check
 SHOWN_MODELS = 12
@@ -96,7 +104,7 @@ async def preflight(spec: str, base_url: str | None, *, policy: RetryPolicy | No
     t = target(spec, base_url)
     if t is None:
         return None
-    async with httpx.AsyncClient(headers=t.headers()) as http:
+    async with httpx.AsyncClient(headers=t.headers(), verify=tls_context()) as http:
         listing = _listing_url(t)
         response = await _get(http, t, listing, policy or RetryPolicy(), time_limit)
         if response.status_code in (401, 403):
@@ -138,6 +146,8 @@ async def _get(http: httpx.AsyncClient, t: Target, url: str, policy: RetryPolicy
             raise transport_error(endpoint, "timeout", last) from None
         except httpx.HTTPError as error:
             last = f"{type(error).__name__}: {error}"
+            if untrusted_certificate(error):
+                raise ConfigError(f"{t.base_url}: {CERTIFICATE_HINT}; {last} ({SKIP})") from None
             raise transport_error(endpoint, "connection", last) from None
 
     try:

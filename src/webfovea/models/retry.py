@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
@@ -111,11 +112,31 @@ def status_error(endpoint: Endpoint, status: int, detail: str,
 
 
 def transport_error(endpoint: Endpoint, kind: Literal["timeout", "connection"],
-                    detail: str = "") -> ModelError:
-    """The (retryable) ModelError for a timeout or a connection that failed."""
-    what = "did not answer in time" if kind == "timeout" else "could not be reached"
+                    detail: str = "", *, cause: BaseException | None = None) -> ModelError:
+    """The ModelError for a timeout or a connection that failed: retryable, except when
+    ``cause`` is a certificate this machine does not trust, which no retry changes."""
     suffix = f": {detail}" if detail else ""
+    if cause is not None and untrusted_certificate(cause):
+        return ModelError(f"{endpoint.label()} could not be reached: {CERTIFICATE_HINT}{suffix}",
+                          retryable=False)
+    what = "did not answer in time" if kind == "timeout" else "could not be reached"
     return ModelError(f"{endpoint.label()} {what}{suffix}", retryable=True)
+
+
+CERTIFICATE_HINT = ("its certificate is not trusted (signed by your own CA? set SSL_CERT_FILE "
+                    "to that CA's certificate bundle)")
+
+
+def untrusted_certificate(error: BaseException) -> bool:
+    """Whether ``error``, or an error it was raised from, is a failed certificate check."""
+    seen: BaseException | None = error
+    for _ in range(10):  # SDKs wrap the ssl error a few levels deep
+        if seen is None:
+            return False
+        if isinstance(seen, ssl.SSLCertVerificationError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 async def call_with_retry(attempt: Callable[[float], Awaitable[T]], *, endpoint: Endpoint,

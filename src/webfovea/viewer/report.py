@@ -24,7 +24,7 @@ from urllib.parse import quote
 from ..actions.registry import REGISTRY
 from ..rundir import outcomes
 from ..rundir.outcomes import BUCKETS, Rate
-from ..rundir.store import RunDir, TaskRun, load_run
+from ..rundir.store import RunDir, TaskRun, load_run, load_task
 from ..rundir.trajectory import StepRecord
 from ..tools.diagnose import STAGES, TaskDiagnosis, diagnose_task
 from .answers_view import answer_checks, disagreement, evidence_category, grounding_status
@@ -37,16 +37,42 @@ _SLOTS = re.compile(r"@(CSP|TITLE|CSS|DATA|JS)@")
 _LANDED_TOLERANCE = 2.0  # sent-image pixels between the asked and the actual point
 
 
-def write_report(run_dir: Path, *, embed: bool = False) -> Path:
-    """Write the report for a task or bench run directory; returns the page to open."""
+def write_report(run_dir: Path, *, embed: bool = False, keep_current: bool = False) -> Path:
+    """Write the report for a task or bench run directory; returns the page to open.
+    ``keep_current``: a bench run's task pages written after everything they show (by
+    :func:`write_task_page`, as each task ended) are kept; only the others and the index are
+    written."""
     run = load_run(run_dir)
     if run.kind == "task":
         return _write_task(run.tasks[0], back=None, embed=embed)
     index = run.root / BENCH_PAGE
     for task in run.tasks:
-        back = Path(os.path.relpath(index, task.dir)).as_posix()
-        _write_task(task, back=quote(back), embed=embed)
+        if not (keep_current and _current(task)):
+            _write_task(task, back=_back(index, task.dir), embed=embed)
     return _write(index, f"webfovea · bench {run.root.name}", _bench_data(run))
+
+
+def write_task_page(task_dir: Path, run_dir: Path, *, trial: int | None = None) -> Path:
+    """The page of one task (or trial) of the bench run at ``run_dir``. The bench writes
+    each as its task ends: the page can be read while the run goes on, and the run's end
+    has only the index left to write (its screenshot diffs cost ~50 ms a task)."""
+    task = load_task(task_dir, trial=trial)
+    return _write_task(task, back=_back(run_dir / BENCH_PAGE, task.dir), embed=False)
+
+
+def _back(index: Path, task_dir: Path) -> str:
+    return quote(Path(os.path.relpath(index, task_dir)).as_posix())
+
+
+def _current(task: TaskRun) -> bool:
+    """Whether the task's page was written after every file of the task's directory (a
+    rescore rewrites score.json, a rerun everything)."""
+    page = task.dir / TASK_PAGE
+    if not page.is_file():
+        return False
+    written = page.stat().st_mtime_ns
+    return all(f.stat().st_mtime_ns <= written for f in task.dir.iterdir()
+               if f.is_file() and f.name != TASK_PAGE)
 
 
 def _write_task(task: TaskRun, *, back: str | None, embed: bool) -> Path:

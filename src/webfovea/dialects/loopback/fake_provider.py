@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import ssl
 import threading
 import time
 from collections import deque
@@ -100,6 +101,7 @@ class FakeProvider:
     minimal server that serves completions but lists no models; 401: a rejected key).
     ``port``: 0 for any free one, else that one (a server that comes up where a client
     already looks for it).
+    ``tls``: a server context (its certificate for 127.0.0.1) to serve https instead.
     The policy runs on the server's handler threads, possibly several at once.
     A policy that raises is answered with HTTP 400 carrying the exception text,
     so the failure surfaces at once instead of being retried.
@@ -108,8 +110,9 @@ class FakeProvider:
     def __init__(self, policy: Policy, *, resize_images_to: tuple[int, int] | None = None,
                  delay_seconds: float = 0.0, models: Collection[str] | None = None,
                  api_key: str | None = None, cache_min_tokens: int = 1024, listing: int = 200,
-                 port: int = 0) -> None:
+                 port: int = 0, tls: ssl.SSLContext | None = None) -> None:
         self.policy = policy
+        self._tls = tls
         self.listing = listing
         self._port = port
         self.cache_min_tokens = cache_min_tokens
@@ -130,6 +133,8 @@ class FakeProvider:
 
     def start(self) -> FakeProvider:
         self._server = _Server(("127.0.0.1", self._port), _Handler, self)
+        if self._tls is not None:
+            self._server.socket = self._tls.wrap_socket(self._server.socket, server_side=True)
         # A short poll interval keeps close() quick (shutdown waits for one poll).
         serve = functools.partial(self._server.serve_forever, poll_interval=0.05)
         self._thread = threading.Thread(target=serve, name="fake-provider", daemon=True)
@@ -158,14 +163,18 @@ class FakeProvider:
         return int(self._server.server_address[1])
 
     @property
+    def _scheme(self) -> str:
+        return "http" if self._tls is None else "https"
+
+    @property
     def base_url(self) -> str:
         """Base URL for OpenAI-compatible clients (``.../v1``)."""
-        return f"http://127.0.0.1:{self.port}/v1"
+        return f"{self._scheme}://127.0.0.1:{self.port}/v1"
 
     @property
     def anthropic_base_url(self) -> str:
         """Base URL for the Anthropic SDK, which appends ``/v1/messages`` itself."""
-        return f"http://127.0.0.1:{self.port}"
+        return f"{self._scheme}://127.0.0.1:{self.port}"
 
     # -- scripting failures and assertions ---------------------------------------------------
 
