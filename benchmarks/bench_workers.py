@@ -10,7 +10,10 @@ also keeps each process's CPU time: "CPU s/task" is the tree's CPU seconds per t
 (cores / CPU per task): where more workers stop helping on a small or busy machine.
 "of ceiling" is the run's tasks/hour as a share of that ceiling: the cores' time the run
 kept busy. Model waits that no other worker's steps fill, the tail (the last tasks'
-waits once the queue is empty) and the bench's own start and end lower it.
+waits once the queue is empty) and the bench's own start and end lower it. "limits" puts
+the ceiling beside the waits' bound: a worker finishes a task no faster than the task's
+model waits, so N workers finish at most N × 3600 / (those seconds) tasks an hour. Near
+the waits' bound more workers help; near the ceiling, more cores.
 
     python benchmarks/bench_workers.py --suite            # the offline suite, the oracle
     python benchmarks/bench_workers.py --suite --limit 16
@@ -134,12 +137,14 @@ def run_bench(command: list[str], out: Path, workers: int) -> tuple[float, Peaks
     return wall, peaks
 
 
-def outcome(out: Path) -> tuple[int, int, int]:
+def outcome(out: Path) -> tuple[int, int, int, float]:
+    """Tasks done, correct, steps, and the seconds spent waiting on the model."""
     with sqlite3.connect(out / "results.sqlite") as db:
         done, correct = db.execute("SELECT COUNT(*), COALESCE(SUM(correct), 0) FROM tasks "
                                    "WHERE state = 'done'").fetchone()
-        steps = db.execute("SELECT COUNT(*) FROM steps").fetchone()[0]
-    return done, correct, steps
+        steps, waited = db.execute("SELECT COUNT(*), COALESCE(SUM(model_seconds), 0) "
+                                   "FROM steps").fetchone()
+    return done, correct, steps, waited
 
 
 def steps_taken(request: FakeRequest) -> int:
@@ -204,14 +209,17 @@ def main() -> None:
         for workers in ns.workers:
             out = folder / f"run-{workers}w-{time.strftime('%H%M%S')}"
             wall, peaks = run_bench(command, out, workers)
-            done, correct, steps = outcome(out)
+            done, correct, steps, waited = outcome(out)
             cpu = peaks.cpu_seconds / max(done, 1)
+            # A worker cannot finish a task faster than the task's model waits.
+            wait_bound = 3600 * workers / max(waited / max(done, 1), 1e-9)
             row = {"workers": workers, "tasks": done, "correct": correct, "steps": steps,
                    "wall_s": wall, "tasks_per_hour": 3600 * done / wall,
                    "mib_per_task": peaks.total / 1024 / workers,
                    "bench_mib": peaks.python / 1024, "total_mib": peaks.total / 1024,
                    "cpu_s_per_task": cpu, "cpu_ceiling_per_hour": 3600 * (os.cpu_count() or 1) / cpu,
                    "share_of_ceiling": done * cpu / wall / (os.cpu_count() or 1),
+                   "model_s_per_task": waited / max(done, 1), "wait_bound_per_hour": wait_bound,
                    "cpu_s_per_task_by_program": {name: round(seconds / max(done, 1), 3) for name, seconds
                                                  in sorted(peaks.cpu_by_program().items())},
                    "load_average": os.getloadavg()[0]}
@@ -222,6 +230,11 @@ def main() -> None:
                   f"{row['cpu_ceiling_per_hour']:>8.0f} {row['share_of_ceiling']:>10.0%}", flush=True)
             print("        CPU s/task by program: " + ", ".join(
                 f"{name} {sec:.2f}" for name, sec in row["cpu_s_per_task_by_program"].items()))
+            bound = min(wait_bound, row["cpu_ceiling_per_hour"])
+            print(f"        limits: cores {row['cpu_ceiling_per_hour']:.0f}/h, waits "
+                  f"{wait_bound:.0f}/h ({workers} workers, {row['model_s_per_task']:.2f} s of "
+                  f"model waits per task); this run {row['tasks_per_hour'] / bound:.0%} of the "
+                  "lower")
         for row in rows[1:]:
             print(f"throughput at {row['workers']} workers: "
                   f"{row['tasks_per_hour'] / rows[0]['tasks_per_hour']:.2f}x "
