@@ -77,7 +77,10 @@ async def test_a_har_without_bodies_says_what_it_could_not_use(
     assert isinstance(skipped, list)
     assert {s["url"] for s in skipped} >= {pair.http.url("index.html"),
                                            pair.http.url("style.css")}
-    assert all("holds no body" in s["why"] for s in skipped)
+    # A revalidated image or font (the about page loads them again) is a 304 whose body
+    # the HAR never held either: whether Chromium revalidates depends on its cache timing.
+    reasons = ("holds no body", "a 304 (not modified) with no earlier capture of its body")
+    assert [s for s in skipped if not any(r in s["why"] for r in reasons)] == []
     replayed = await replay_shot(browser, tmp_path / "snap", pair.http.url("index.html"),
                                  tmp_path / "rep")
     assert replayed.status == 504 and "not in the site snapshot" in replayed.text
