@@ -16,11 +16,10 @@ demo: setup
 RERUNS := --reruns 2 --reruns-delay 1 -rR
 # Parallel workers (pytest-xdist), each with its own shared browsers and servers (a module's
 # tests that share a fixture of its scope run on one worker: tests/conftest.py). Most tests
-# wait on a browser or a model's reply (or sleep through a retry's backoff): with four
-# workers a 2-core machine's cores were 68 % busy, and six ran the suite in 722 s against
-# 831 s on the same machine. The 25 slowest tests are printed, so the next slow one is seen
-# when it lands. `make test WORKERS=0` runs in one process.
-WORKERS ?= 6
+# wait on a browser or a model's reply; on an idle 2-core machine four workers keep the cores
+# busiest. The 25 slowest tests are printed, so the next slow one is seen when it lands.
+# `make test WORKERS=0` runs in one process.
+WORKERS ?= 4
 # Compiled modules are kept between the many Python processes a run starts (each CLI test is
 # one), also where the environment turns bytecode writing off.
 unexport PYTHONDONTWRITEBYTECODE
