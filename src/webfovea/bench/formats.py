@@ -5,7 +5,8 @@
   (``reference_answer.json``: ``{web_name: {"answers": [{"id": 0, "type": "golden" |
   "possible", "ans": ...}]}}``), keyed by site name and the number after ``--``.
 * **Online-Mind2Web**: one JSON array of ``task_id``, ``confirmed_task``, ``website``,
-  ``reference_length``, ``level``; no reference answers (score it by evidence).
+  ``reference_length`` (kept, for ``--step-budget``), ``level``; no reference answers (score
+  it by evidence).
 * **AssistantBench** (``assistant_bench_v1.0_dev.jsonl``, ``…_test.jsonl`` on Hugging Face):
   JSON Lines of ``id``, ``set``, ``task``, ``answer`` (null in the test split, scored on the
   project's leaderboard), ``gold_url``, ``explanation``, ``metadata``, ``difficulty``; some
@@ -70,7 +71,7 @@ def to_ours(record: dict[str, Any], fmt: TaskFormat,
     if fmt == "online-mind2web":
         level = record.get("level")
         return {"id": record.get("task_id"), "instruction": record.get("confirmed_task"),
-                "url": record.get("website"),
+                "url": record.get("website"), "reference_length": record.get("reference_length"),
                 "tags": ["online-mind2web", *([str(level)] if level else [])]}
     if fmt == "webretriever":
         return {"id": record.get("task_id"), "instruction": record.get("task"),
