@@ -6,6 +6,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from PIL import Image
+
+from ..rundir.images import RunImages
 from ..rundir.outcomes import bucket
 from ..rundir.store import TaskRun
 from ..rundir.trajectory import UsageRecord
@@ -35,14 +38,17 @@ def row_extras(task: TaskRun) -> dict[str, Any]:
             "instruction": r.task}
 
 
-def add_diffs(task: TaskRun, steps: list[dict[str, Any]]) -> None:
-    """Each step's changed regions since the step before (in the sent image's pixels)."""
-    for before, after, data in zip(task.steps, task.steps[1:], steps[1:], strict=False):
-        if before.screenshot and after.screenshot:
-            data["diff"] = changed_regions(task.dir / before.screenshot,
-                                           task.dir / after.screenshot)
-
-
+def add_diffs(task: TaskRun, steps: list[dict[str, Any]], images: RunImages) -> None:
+    """Each step's changed regions since the step before (in the sent image's pixels); None
+    when the two cannot be compared (one unreadable or missing, or the size changed). Each
+    screenshot is decoded once, and only two are held at a time."""
+    before = None
+    for n, (record, data) in enumerate(zip(task.steps, steps, strict=True)):
+        after = images.decode(task.dir / record.screenshot) if record.screenshot else None
+        if n and task.steps[n - 1].screenshot and record.screenshot:
+            data["diff"] = (changed_regions(before, after) if isinstance(before, Image.Image)
+                            and isinstance(after, Image.Image) else None)
+        before = after
 
 
 def add_sent(task: TaskRun, steps: list[dict[str, Any]]) -> None:
