@@ -87,10 +87,11 @@ def parse(text: str) -> tuple[Said, str]:
     return said, reason.group(1).strip() if reason else ""
 
 
-async def judge_run(run_dir: Path, model: Model, *, timeout: float = 120.0) -> list[Judged]:
+async def judge_run(run_dir: Path, model: Model, *, timeout: float = 120.0,
+                    images: RunImages | None = None) -> list[Judged]:
     """Judge every finished task of a bench run; each verdict lands in its ``score.json``."""
     judged = []
-    reader = RunImages()
+    reader = images or RunImages()
     for run in load_run(run_dir).tasks:
         if run.result.status != "finished" or run.score is None:
             continue

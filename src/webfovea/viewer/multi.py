@@ -14,7 +14,7 @@ from ..core.errors import ConfigError
 from ..rundir.images import RunImages
 from ..rundir.store import RunDir, TaskRun, load_run
 from .pages import cost
-from .report import BENCH_PAGE, TASK_PAGE, render, write_report
+from .report import BENCH_PAGE, TASK_PAGE, render, said, write_report
 
 Group = Literal["fixed", "broken", "both_right", "both_wrong", "unpaired"]
 PAIR_NAME = "pair.html"
@@ -84,7 +84,7 @@ def _side(task: TaskRun, page_dir: Path, images: RunImages) -> dict[str, Any]:
     return {"status": r.status, "verdict": task.verdict, "answer": r.answer, "steps": r.steps,
             "elapsed": r.elapsed, "href": href(task.dir / TASK_PAGE, page_dir),
             "evidence": href(evidence, page_dir) if evidence and problem is None else None,
-            "evidence_problem": problem.shown() if problem else None}
+            "evidence_problem": said(problem, r.evidence) if problem and r.evidence else None}
 
 
 def pair_data(a: RunDir, b: RunDir, page_dir: Path, images: RunImages | None = None

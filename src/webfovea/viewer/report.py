@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from ..actions.registry import REGISTRY
 from ..rundir import outcomes
-from ..rundir.images import RunImages
+from ..rundir.images import RunImages, Unreadable
 from ..rundir.outcomes import BUCKETS, Rate
 from ..rundir.store import RunDir, TaskRun, load_run, load_task
 from ..rundir.trajectory import StepRecord
@@ -199,9 +199,14 @@ def _image(task_dir: Path, rel: str | None, embed: bool, images: RunImages
         png = images.read(task_dir / rel)
         if isinstance(png, bytes):
             return "data:image/png;base64," + base64.b64encode(png).decode(), None
-        return None, png.shown()
+        return None, said(png, rel)
     problem = images.check(task_dir / rel)
-    return (quote(Path(rel).as_posix()), None) if problem is None else (None, problem.shown())
+    return (quote(Path(rel).as_posix()), None) if problem is None else (None, said(problem, rel))
+
+
+def said(problem: Unreadable, rel: str) -> str:
+    """What the page says where the image would be: what is wrong, and which file."""
+    return f"{problem.shown()}: {rel}"
 
 
 def _inside(task_dir: Path, rel: str) -> bool:
@@ -222,7 +227,7 @@ def _evidence_href(task: TaskRun, root: Path, images: RunImages
         return None, None
     problem = images.check(task.dir / rel)
     if problem is not None:
-        return None, problem.shown()
+        return None, said(problem, rel)
     return quote((task.dir / rel).relative_to(root).as_posix()), None
 
 

@@ -385,7 +385,7 @@
     ]);
     const shot = t.evidence
       ? el("div", { cls: "shot" }, el("img", { src: t.evidence, alt: "evidence screenshot" }))
-      : t.evidence_problem ? imageProblem(`evidence screenshot: ${t.evidence_problem}`)
+      : t.evidence_problem ? imageProblem(`Evidence screenshot — ${t.evidence_problem}`)
       : el("p", { cls: "muted", text: "No evidence screenshot (the task gave no answer)." });
     return el("section", { id: "answer" }, el("h2", { text: "Answer and evidence" }),
       el("div", { cls: "answer" }, shot, el("div", {}, info, checksSection(checks))));
@@ -523,7 +523,7 @@
       Object.keys(s.details).length ? el("details", {}, el("summary", { text: "Details" }),
         el("pre", { text: JSON.stringify(s.details, null, 2) })) : null);
     const shot = s.screenshot ? screenshot(s.screenshot, s, `screenshot sent at step ${s.step}`)
-      : s.screenshot_problem ? imageProblem(`screenshot of step ${s.step}: ${s.screenshot_problem}`)
+      : s.screenshot_problem ? imageProblem(`Screenshot of step ${s.step} — ${s.screenshot_problem}`)
       : el("p", { cls: "muted", text: "no screenshot" });
     return el("article", { cls: "step", id: `step-${s.step}`, "data-step": s.step }, shot, side);
   }
