@@ -30,7 +30,7 @@ from ..rundir.trajectory import StepRecord
 from ..tools.diagnose import STAGES, TaskDiagnosis, diagnose_task
 from .answers_view import answer_checks, disagreement, evidence_category, grounding_status
 from .layers import layers
-from .pages import add_diffs, add_sent, cost, row_extras
+from .pages import add_diffs, add_sent, cost, inside, row_extras
 
 TASK_PAGE = "view.html"  # in each task directory
 BENCH_PAGE = "report.html"  # a bench run's index: the report, linking every task's page
@@ -193,7 +193,7 @@ def _image(task_dir: Path, rel: str | None, embed: bool, images: RunImages
     the page says instead: the image is missing or unreadable. No src and nothing said when
     none was recorded, or the record points outside the task's directory (an edited record
     must not pull in other files)."""
-    if not rel or not _inside(task_dir, rel):
+    if not rel or not inside(task_dir, rel):
         return None, None
     if embed:
         png = images.read(task_dir / rel)
@@ -209,10 +209,6 @@ def said(problem: Unreadable, rel: str) -> str:
     return f"{problem.shown()}: {rel}"
 
 
-def _inside(task_dir: Path, rel: str) -> bool:
-    """Whether ``rel`` names a place inside the task's directory (the file may be gone)."""
-    return (task_dir / rel).resolve().is_relative_to(task_dir.resolve())
-
 
 def _task_href(task: TaskRun, root: Path) -> str:
     return quote((task.dir / TASK_PAGE).relative_to(root).as_posix())
@@ -223,7 +219,7 @@ def _evidence_href(task: TaskRun, root: Path, images: RunImages
     """The evidence screenshot relative to the index (linked, never copied), or what the
     page says instead (as :func:`_image`)."""
     rel = task.result.evidence
-    if not rel or not _inside(task.dir, rel):
+    if not rel or not inside(task.dir, rel):
         return None, None
     problem = images.check(task.dir / rel)
     if problem is not None:
