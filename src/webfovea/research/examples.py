@@ -68,17 +68,15 @@ class Example:
 
 @dataclass(frozen=True)
 class LeftOut:
-    """A step not exported: the screenshots its request carried include ``steps`` whose
-    image is missing or unreadable."""
+    """A step not exported: a screenshot its request carried is missing or unreadable."""
 
     id: str
-    steps: tuple[int, ...]
 
 
-def examples(run_dirs: list[Path], *, only_correct: bool = False,
-             images: RunImages | None = None) -> Iterator[Example | LeftOut]:
+def examples(run_dirs: list[Path], *, only_correct: bool = False
+             ) -> Iterator[Example | LeftOut]:
     keys = _key_values()
-    images = images or RunImages()
+    images = RunImages()  # one for every run: each damaged file is named once
     for run_dir in run_dirs:
         for task in load_run(run_dir).tasks:
             if only_correct and not (task.score and task.score.correct):
@@ -101,15 +99,15 @@ def task_examples(task: TaskRun, run_dir: Path, keys: tuple[str, ...] = (),
         png = images.read(task.dir / rec.screenshot)
         if not isinstance(png, bytes):
             unusable.add(rec.step)
+        # An unusable screenshot stays in the window only to leave out the steps that show it.
         image = SentImage(png if isinstance(png, bytes) else b"", width, height)
         oldest = first_shown(rec.step, config)
         shown = [s for s in [*shown, Shown(rec.step, image, coordinate_text(
             ModelSpace(*rec.model_size), width, height, config.coords))] if s.step >= oldest]
         example_id = (f"{task.result.task_id}{'' if task.trial is None else f'.t{task.trial}'}"
                       f".s{rec.step:03d}")
-        lacking = tuple(s.step for s in shown if s.step in unusable)
-        if lacking:
-            yield LeftOut(example_id, lacking)
+        if any(s.step in unusable for s in shown):
+            yield LeftOut(example_id)
         else:
             request = build_request(task=task.result.task, config=config, history=history,
                                     shown=shown, note=note)
