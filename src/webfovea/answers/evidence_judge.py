@@ -5,6 +5,7 @@ and the last few steps (their screenshots, actions and notes) and says whether t
 supports the answer: in the spirit of the live-web benchmarks' own judges (WebVoyager's
 auto-evaluator, Online-Mind2Web's WebJudge). Its verdict goes into the task's ``score.json``;
 with the reference verdict it gives the task's category (:func:`outcomes.evidence_category`).
+A screenshot that is missing or does not decode is named on stderr and left out of the request.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from ..browser.capture import downsample
 from ..core.config import Size
 from ..core.errors import ModelError
 from ..models.base import Model, ModelRequest, SentImage, Turn
+from ..rundir.images import RunImages
 from ..rundir.outcomes import evidence_category
 from ..rundir.store import EvidenceRecord, ScoreRecord, TaskRun, load_run, write_score
 from .excerpt import excerpt
@@ -48,28 +50,32 @@ class Judged:
     record: EvidenceRecord
 
 
-def request(run: TaskRun) -> ModelRequest:
+def request(run: TaskRun, reader: RunImages | None = None) -> ModelRequest:
     result = run.result
+    reader = reader or RunImages()
     lines = [f"Task: {result.task}", f"Answer: {result.answer}",
              f"Answer page: {result.answer_url or '(unknown)'}"]
-    images: list[SentImage] = []
+    shown: list[SentImage | None] = []
     for step in run.steps[-LAST_STEPS:]:
         lines.append(f"Step {step.step}: {step.action_source or '(no action)'} -> {step.note}")
-        shot = run.dir / step.screenshot if step.screenshot else None
-        if shot is not None and shot.is_file():
-            images.append(_image(shot, f"step {step.step}"))
+        if step.screenshot:
+            shown.append(_image(run.dir / step.screenshot, f"step {step.step}", reader))
     evidence = run.dir / (result.evidence or "evidence.png")
-    if evidence.is_file():
-        images.append(_image(evidence, "evidence"))
+    if result.evidence or evidence.is_file():
+        shown.append(_image(evidence, "evidence", reader))
+    images = [i for i in shown if i is not None]
     text = excerpt(run.evidence_text or "", result.answer or "", EXCERPT_CHARS)
     lines.append(f"Text of the answer page (excerpt):\n{text}")
     return ModelRequest(system=SYSTEM, turns=(Turn("user", "\n".join(lines), tuple(images)),),
                         max_tokens=300, task=result.task)
 
 
-def _image(path: Path, label: str) -> SentImage:
-    png, size, _ = downsample(path.read_bytes(), IMAGE_CAP)
-    return SentImage(png, size.width, size.height, label=label)
+def _image(path: Path, label: str, reader: RunImages) -> SentImage | None:
+    png = reader.read(path)
+    if not isinstance(png, bytes):
+        return None
+    small, size, _ = downsample(png, IMAGE_CAP)
+    return SentImage(small, size.width, size.height, label=label)
 
 
 def parse(text: str) -> tuple[Said, str]:
@@ -81,14 +87,16 @@ def parse(text: str) -> tuple[Said, str]:
     return said, reason.group(1).strip() if reason else ""
 
 
-async def judge_run(run_dir: Path, model: Model, *, timeout: float = 120.0) -> list[Judged]:
+async def judge_run(run_dir: Path, model: Model, *, timeout: float = 120.0,
+                    images: RunImages | None = None) -> list[Judged]:
     """Judge every finished task of a bench run; each verdict lands in its ``score.json``."""
     judged = []
+    reader = images or RunImages()
     for run in load_run(run_dir).tasks:
         if run.result.status != "finished" or run.score is None:
             continue
         try:
-            reply = await model.complete(request(run), timeout=timeout)
+            reply = await model.complete(request(run, reader), timeout=timeout)
             said, reason = parse(reply.text)
         except ModelError as e:
             said, reason = "error", f"the evidence judge could not be asked: {e}"

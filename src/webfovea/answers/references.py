@@ -6,7 +6,9 @@ evidence screenshot's SHA-256 and a copy of it next to the new file (``TASKS.evi
 A reference the run's answer matched gets the run's evidence; ``--accept ID,...`` takes the
 run's answer as the new reference with its evidence; ``--unreachable ID,...`` marks tasks
 whose site cannot be reached (``score`` reports success on the reachable ones). Answers that
-disagree with their reference are listed side by side with their evidence.
+disagree with their reference are listed side by side with their evidence. An evidence
+screenshot that is missing or does not decode is named on stderr, and the task's line is
+written as for a task without evidence.
 """
 
 from __future__ import annotations
@@ -14,12 +16,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
+from ..rundir.images import RunImages
 from ..rundir.store import TaskRun, load_run
 
 
@@ -50,14 +52,16 @@ def write_references(run_dir: Path, out: Path, *, accept: frozenset[str] = froze
         raise ConfigError(f"--accept/--unreachable: no task {', '.join(unknown)} in {run_dir}")
     shots = out.with_name(out.name + ".evidence")
     lines, disagreements, accepted = [], [], []
+    images = RunImages()
     for run in _first_trials(runs):
-        evidence = _evidence(run, run_dir, shots, out.parent)
+        evidence = _evidence(run, run_dir, shots, out.parent, images)
         line = _line(run)
         if run.id in accept and run.result.status == "finished" and evidence:
             line["answer"], line["reference_evidence"] = run.result.answer, evidence
             accepted.append(run.id)
-        elif run.verdict == "correct" and evidence:
-            line["reference_evidence"] = evidence
+        elif run.verdict == "correct":  # without its evidence (unreadable), still no disagreement
+            if evidence:
+                line["reference_evidence"] = evidence
         elif run.result.status == "finished" and run.reference is not None:
             disagreements.append(Disagreement(run.id, run.reference, run.result.answer,
                                               evidence.get("screenshot") if evidence else None,
@@ -89,18 +93,21 @@ def _line(run: TaskRun) -> dict[str, Any]:
     return line
 
 
-def _evidence(run: TaskRun, run_dir: Path, shots: Path, base: Path) -> dict[str, Any] | None:
+def _evidence(run: TaskRun, run_dir: Path, shots: Path, base: Path, images: RunImages
+              ) -> dict[str, Any] | None:
     """Where and when the run's answer was seen, its screenshot copied beside the file."""
     result = run.result
     source = run.dir / (result.evidence or "evidence.png")
-    if result.status != "finished" or not source.is_file():
+    if result.status != "finished" or not (result.evidence or source.is_file()):
+        return None  # no answer, or none recorded with its screenshot
+    data = images.read(source)
+    if not isinstance(data, bytes):
         return None
-    data = source.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     shots.mkdir(parents=True, exist_ok=True)
     copy = shots / f"{digest[:16]}.png"
     if not copy.exists():
-        shutil.copyfile(source, copy)
+        copy.write_bytes(data)
     at = result.evidence_at or source.stat().st_mtime
     return {"url": result.answer_url, "seen_at": dt.datetime.fromtimestamp(at, dt.timezone.utc)
             .isoformat(timespec="seconds"), "screenshot": str(copy.relative_to(base)),

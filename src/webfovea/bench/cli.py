@@ -21,6 +21,7 @@ from .formats import TASK_FORMATS
 from .presets import PRESETS
 
 if TYPE_CHECKING:
+    from ..rundir.images import RunImages
     from .store import Store
     from .task_score import TaskScore
 
@@ -152,6 +153,7 @@ def _prices(ns: argparse.Namespace) -> Prices | None:
 
 
 def cmd_score(ns: argparse.Namespace) -> int:
+    from ..rundir.images import RunImages
     from ..viewer.report import write_report
     from .charts import score_chart
     from .command import stdout
@@ -164,14 +166,15 @@ def cmd_score(ns: argparse.Namespace) -> int:
         raise ConfigError("--answer, --answer-type and --task score one task's run directory "
                           f"(with result.json); {ns.run_dir} is not one")
     store = Store.open_existing(ns.run_dir)
+    images = RunImages()  # the judge and the report: a damaged image is named once
     try:
         if ns.rescore or ns.judge:
             asyncio.run(_rescore(store, ns.run_dir, ns.judge, ns.judge_base_url))
         if ns.judge_evidence:
             asyncio.run(_judge_evidence(ns.run_dir, ns.judge_evidence,
-                                        ns.judge_evidence_base_url))
+                                        ns.judge_evidence_base_url, images))
         if ns.rescore or ns.judge or ns.judge_evidence:
-            write_report(ns.run_dir)
+            write_report(ns.run_dir, images=images)
         report = build_report(store, str(ns.run_dir), prices=_prices(ns))
         if ns.chart:
             _chart(score_chart(report, store.rows()), ns.chart)
@@ -227,7 +230,8 @@ async def _rescore(store: Store, run_dir: Path, judge_spec: str | None,
     store.set_meta("judge", judge_spec)
 
 
-async def _judge_evidence(run_dir: Path, spec: str, base_url: str | None) -> None:
+async def _judge_evidence(run_dir: Path, spec: str, base_url: str | None,
+                          images: RunImages) -> None:
     from ..answers.evidence_judge import judge_run
     from ..models.loader import load_model
     from ..models.profiles import load_config, resolve_other
@@ -235,7 +239,7 @@ async def _judge_evidence(run_dir: Path, spec: str, base_url: str | None) -> Non
     model_spec, url, _ = resolve_other(spec, base_url, load_config())
     model = load_model(model_spec, base_url=url)
     try:
-        await judge_run(run_dir, model)
+        await judge_run(run_dir, model, images=images)
     finally:
         await model.aclose()
 

@@ -76,6 +76,9 @@ def cmd_export(ns: argparse.Namespace) -> int:
     print(f"exported {done.examples} examples of {done.tasks} tasks ({done.bytes:,} bytes) "
           f"to {ns.out}" + (f"; {done.unfaithful} differ from the recorded request text"
                             if done.unfaithful else ""))
+    if done.left_out:
+        print(f"left out {len(done.left_out)} steps whose request carried a missing or "
+              f"unreadable screenshot: {', '.join(e.id for e in done.left_out)}")
     for path in done.files:
         print(f"  {path}")
     return 0

@@ -6,6 +6,10 @@ notes, the screenshots as sent (``screens/``, the capped PNG), the coordinate se
 Where the step recorded the text it was sent (``request.turn_text``), the rebuilt one is
 compared with it and the example says whether they agree (``faithful``).
 
+A step whose request would carry a screenshot that is missing or does not decode is left
+out (:class:`LeftOut`, the file named once on stderr): the example would not be the request
+the model saw.
+
 Typed secrets never leave: what was typed into a masked field (``details.masked``, a
 password input) and the values of key-like environment variables are replaced in every
 text by ``[redacted]``.
@@ -26,7 +30,9 @@ from ..core.config import AgentConfig, Size
 from ..core.errors import ConfigError
 from ..dialects.text.prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
 from ..models.base import ModelRequest, SentImage
+from ..rundir.images import RunImages
 from ..rundir.store import TaskRun, load_run
+from ..rundir.trajectory import StepRecord
 
 REDACTED = "[redacted]"
 _KEY_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.I)
@@ -60,44 +66,69 @@ class Example:
         return text
 
 
-def examples(run_dirs: list[Path], *, only_correct: bool = False) -> Iterator[Example]:
+@dataclass(frozen=True)
+class LeftOut:
+    """A step not exported: a screenshot its request carried is missing or unreadable."""
+
+    id: str
+
+
+def examples(run_dirs: list[Path], *, only_correct: bool = False
+             ) -> Iterator[Example | LeftOut]:
     keys = _key_values()
+    images = RunImages()  # one for every run: each damaged file is named once
     for run_dir in run_dirs:
         for task in load_run(run_dir).tasks:
             if only_correct and not (task.score and task.score.correct):
                 continue
-            yield from task_examples(task, run_dir, keys)
+            yield from task_examples(task, run_dir, keys, images)
 
 
-def task_examples(task: TaskRun, run_dir: Path, keys: tuple[str, ...] = ()) -> Iterator[Example]:
+def task_examples(task: TaskRun, run_dir: Path, keys: tuple[str, ...] = (),
+                  images: RunImages | None = None) -> Iterator[Example | LeftOut]:
     """The task's steps as examples, the request of each rebuilt as the text dialect did."""
     config = request_config(task)
     secrets = (*_typed_secrets(task), *keys)
+    images = images or RunImages()
     history: list[HistoryItem] = []
     shown: list[Shown] = []
+    unusable: set[int] = set()  # steps whose screenshot is missing or unreadable
     note = ""
     for rec in task.steps:
         width, height = rec.sent_size
-        image = SentImage((task.dir / rec.screenshot).read_bytes(), width, height)
-        space = ModelSpace(*rec.model_size)
+        png = images.read(task.dir / rec.screenshot)
+        if not isinstance(png, bytes):
+            unusable.add(rec.step)
+        # An unusable screenshot stays in the window only to leave out the steps that show it.
+        image = SentImage(png if isinstance(png, bytes) else b"", width, height)
         oldest = first_shown(rec.step, config)
         shown = [s for s in [*shown, Shown(rec.step, image, coordinate_text(
-            space, width, height, config.coords))] if s.step >= oldest]
-        request = build_request(task=task.result.task, config=config, history=history,
-                                shown=shown, note=note)
-        recorded = rec.request.get("turn_text") if rec.request else None
-        yield Example(
-            id=f"{task.result.task_id}{'' if task.trial is None else f'.t{task.trial}'}"
-               f".s{rec.step:03d}",
-            run=str(run_dir), task_id=task.result.task_id, trial=task.trial, step=rec.step,
-            status=task.result.status, correct=task.score.correct if task.score else None,
-            request=request, target=rec.raw_reply, coords=config.coords,
-            image_size=(width, height), model_size=(space.width, space.height),
-            faithful=None if recorded is None else recorded == request.turns[-1].text,
-            secrets=secrets)
+            ModelSpace(*rec.model_size), width, height, config.coords))] if s.step >= oldest]
+        example_id = (f"{task.result.task_id}{'' if task.trial is None else f'.t{task.trial}'}"
+                      f".s{rec.step:03d}")
+        if any(s.step in unusable for s in shown):
+            yield LeftOut(example_id)
+        else:
+            request = build_request(task=task.result.task, config=config, history=history,
+                                    shown=shown, note=note)
+            yield _example(task, rec, example_id, request, run=str(run_dir), coords=config.coords,
+                           secrets=secrets)
         history.append(HistoryItem(rec.step, rec.thought, rec.action_source or "(none)",
                                    rec.note))
         note = rec.note
+
+
+def _example(task: TaskRun, rec: StepRecord, example_id: str, request: ModelRequest, *,
+             run: str, coords: str, secrets: tuple[str, ...]) -> Example:
+    space = ModelSpace(*rec.model_size)
+    recorded = rec.request.get("turn_text") if rec.request else None
+    return Example(
+        id=example_id, run=run, task_id=task.result.task_id, trial=task.trial, step=rec.step,
+        status=task.result.status, correct=task.score.correct if task.score else None,
+        request=request, target=rec.raw_reply, coords=coords, image_size=rec.sent_size,
+        model_size=(space.width, space.height),
+        faithful=None if recorded is None else recorded == request.turns[-1].text,
+        secrets=secrets)
 
 
 def request_config(task: TaskRun) -> AgentConfig:

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from ..core.errors import ConfigError
 from ..models.base import ModelRequest, SentImage
 from ..models.openai_compat import to_messages
-from .examples import Example, examples
+from .examples import Example, LeftOut, examples
 
 Format = Literal["hf", "openai-jsonl"]
 FORMATS: tuple[Format, ...] = ("hf", "openai-jsonl")
@@ -34,6 +34,7 @@ class Exported:
     bytes: int
     unfaithful: int  # examples whose rebuilt text differs from the recorded one
     files: tuple[Path, ...]
+    left_out: tuple[LeftOut, ...] = ()  # steps whose request carried a missing/unreadable image
 
 
 def export(run_dirs: list[Path], out: Path, *, fmt: Format, only_correct: bool = False
@@ -41,11 +42,13 @@ def export(run_dirs: list[Path], out: Path, *, fmt: Format, only_correct: bool =
     if fmt not in FORMATS:
         raise ConfigError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     out.mkdir(parents=True, exist_ok=True)
-    chosen = list(examples(run_dirs, only_correct=only_correct))
+    found = list(examples(run_dirs, only_correct=only_correct))
+    chosen = [e for e in found if isinstance(e, Example)]
     files = _openai(chosen, out) if fmt == "openai-jsonl" else _hf(chosen, out)
     return Exported(len(chosen), len({(e.run, e.task_id, e.trial) for e in chosen}),
                     sum(f.stat().st_size for f in files),
-                    sum(1 for e in chosen if e.faithful is False), files)
+                    sum(1 for e in chosen if e.faithful is False), files,
+                    tuple(e for e in found if isinstance(e, LeftOut)))
 
 
 def metadata(e: Example) -> dict[str, Any]:

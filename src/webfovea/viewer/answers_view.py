@@ -37,7 +37,8 @@ def answer_checks(task: TaskRun) -> dict[str, Any]:
     }
 
 
-def disagreement(task: TaskRun, evidence: str | None) -> dict[str, Any] | None:
+def disagreement(task: TaskRun, evidence: str | None, evidence_problem: str | None = None
+                 ) -> dict[str, Any] | None:
     """A finished task whose answer the reference did not match (the "reference may be
     stale" review): answer, reference, the evidence judge's category and reason."""
     s = task.score
@@ -47,4 +48,4 @@ def disagreement(task: TaskRun, evidence: str | None) -> dict[str, Any] | None:
             "category": evidence_category(task),
             "reason": s.evidence.reason if s.evidence else None,
             "judge_verdict": s.evidence.verdict if s.evidence else None,
-            "evidence": evidence}
+            "evidence": evidence, "evidence_problem": evidence_problem}

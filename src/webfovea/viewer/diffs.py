@@ -8,9 +8,7 @@ outline the whole page; touching changed cells join into one region.
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from PIL import Image, ImageChops, UnidentifiedImageError
+from PIL import Image, ImageChops
 
 CELL = 12  # grid cell, in image pixels
 THRESHOLD = 32  # a pixel changed when a channel moved by more than this (of 255)
@@ -19,16 +17,12 @@ MAX_REGIONS = 12  # more than this: the smaller ones are merged into one box aro
 Box = tuple[int, int, int, int]  # x, y, width, height in image pixels
 
 
-def changed_regions(before: Path, after: Path) -> list[Box] | None:
+def changed_regions(before: Image.Image, after: Image.Image) -> list[Box] | None:
     """The regions of ``after`` that differ from ``before``; None when the two cannot be
-    compared (a file missing or unreadable, or the image size changed)."""
-    try:
-        with Image.open(before) as a, Image.open(after) as b:
-            if a.size != b.size:
-                return None
-            diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB")).convert("L")
-    except (OSError, UnidentifiedImageError):
+    compared (the image size changed)."""
+    if before.size != after.size:
         return None
+    diff = ImageChops.difference(before.convert("RGB"), after.convert("RGB")).convert("L")
     mask = diff.point(lambda v: 255 if v > THRESHOLD else 0)
     grid = _cells(mask)
     return _limit([_scale(box, mask.size) for box in _components(grid)])

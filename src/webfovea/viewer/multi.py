@@ -11,9 +11,10 @@ from typing import Any, Literal
 from urllib.parse import quote
 
 from ..core.errors import ConfigError
+from ..rundir.images import RunImages
 from ..rundir.store import RunDir, TaskRun, load_run
 from .pages import cost
-from .report import BENCH_PAGE, TASK_PAGE, render, write_report
+from .report import BENCH_PAGE, TASK_PAGE, render, said, write_report
 
 Group = Literal["fixed", "broken", "both_right", "both_wrong", "unpaired"]
 PAIR_NAME = "pair.html"
@@ -23,9 +24,10 @@ FOLDER_NAME = "index.html"
 def write_pair(run_a: Path, run_b: Path) -> Path:
     """The side-by-side page, written in RUN_B as ``pair.html``; both runs' pages too."""
     a, b = load_run(run_a), load_run(run_b)
-    data = pair_data(a, b, b.root)
+    images = RunImages()  # shared: an image both pages show is warned about once
+    data = pair_data(a, b, b.root, images)
     for run in (a, b):
-        write_report(run.root)
+        write_report(run.root, images=images)
     page = b.root / PAIR_NAME
     page.write_text(render(f"webfovea · {a.root.name} vs {b.root.name}", data), encoding="utf-8")
     return page
@@ -36,8 +38,9 @@ def write_folder(folder: Path) -> Path:
     runs = runs_under(folder)
     if not runs:
         raise ConfigError(f"{folder} holds no run directory (nothing with result.json or tasks/)")
+    images = RunImages()
     for run in runs:
-        write_report(run.root)
+        write_report(run.root, images=images)
     page = folder / FOLDER_NAME
     page.write_text(render(f"webfovea · runs in {folder.resolve().name}",
                            folder_data(folder, runs)), encoding="utf-8")
@@ -74,22 +77,26 @@ def group(a: TaskRun, b: TaskRun) -> Group:
             (False, False): "both_wrong"}[right]  # type: ignore[return-value]
 
 
-def _side(task: TaskRun, page_dir: Path) -> dict[str, Any]:
+def _side(task: TaskRun, page_dir: Path, images: RunImages) -> dict[str, Any]:
     r = task.result
     evidence = task.dir / r.evidence if r.evidence else None
+    problem = images.check(evidence) if evidence else None
     return {"status": r.status, "verdict": task.verdict, "answer": r.answer, "steps": r.steps,
             "elapsed": r.elapsed, "href": href(task.dir / TASK_PAGE, page_dir),
-            "evidence": href(evidence, page_dir) if evidence and evidence.is_file() else None}
+            "evidence": href(evidence, page_dir) if evidence and problem is None else None,
+            "evidence_problem": said(problem, r.evidence) if problem and r.evidence else None}
 
 
-def pair_data(a: RunDir, b: RunDir, page_dir: Path) -> dict[str, Any]:
+def pair_data(a: RunDir, b: RunDir, page_dir: Path, images: RunImages | None = None
+              ) -> dict[str, Any]:
     """Two runs on the tasks they share, grouped as ``compare`` groups them."""
     in_b = {t.label: t for t in b.tasks}
     shared = [(t, in_b[t.label]) for t in a.tasks if t.label in in_b]
     if not shared:
         raise ConfigError(f"{a.root} and {b.root} share no task: nothing to put side by side")
+    images = images or RunImages()
     tasks = [{"id": ta.label, "group": group(ta, tb), "reference": ta.reference or tb.reference,
-              "a": _side(ta, page_dir), "b": _side(tb, page_dir)}
+              "a": _side(ta, page_dir, images), "b": _side(tb, page_dir, images)}
              for ta, tb in shared]
     return {"kind": "pair", "a": _run_summary(a, page_dir),
             "b": _run_summary(b, page_dir), "tasks": tasks}

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from PIL import Image
+
+from ..rundir.images import RunImages
 from ..rundir.outcomes import bucket
 from ..rundir.store import TaskRun
 from ..rundir.trajectory import UsageRecord
@@ -35,14 +39,24 @@ def row_extras(task: TaskRun) -> dict[str, Any]:
             "instruction": r.task}
 
 
-def add_diffs(task: TaskRun, steps: list[dict[str, Any]]) -> None:
-    """Each step's changed regions since the step before (in the sent image's pixels)."""
-    for before, after, data in zip(task.steps, task.steps[1:], steps[1:], strict=False):
-        if before.screenshot and after.screenshot:
-            data["diff"] = changed_regions(task.dir / before.screenshot,
-                                           task.dir / after.screenshot)
+def inside(task_dir: Path, rel: str) -> bool:
+    """Whether ``rel`` names a place inside the task's directory (the file may be gone): an
+    edited record must not pull other files into the page."""
+    return (task_dir / rel).resolve().is_relative_to(task_dir.resolve())
 
 
+def add_diffs(task: TaskRun, steps: list[dict[str, Any]], images: RunImages) -> None:
+    """Each step's changed regions since the step before (in the sent image's pixels); None
+    when the two cannot be compared (one unreadable or missing, or the size changed). Each
+    screenshot is decoded once, and only two are held at a time."""
+    before = None
+    for n, (record, data) in enumerate(zip(task.steps, steps, strict=True)):
+        shown = bool(record.screenshot) and inside(task.dir, record.screenshot)
+        after = images.decode(task.dir / record.screenshot) if shown else None
+        if n and task.steps[n - 1].screenshot and shown:
+            data["diff"] = (changed_regions(before, after) if isinstance(before, Image.Image)
+                            and isinstance(after, Image.Image) else None)
+        before = after
 
 
 def add_sent(task: TaskRun, steps: list[dict[str, Any]]) -> None:

@@ -23,13 +23,14 @@ from urllib.parse import quote
 
 from ..actions.registry import REGISTRY
 from ..rundir import outcomes
+from ..rundir.images import RunImages, Unreadable
 from ..rundir.outcomes import BUCKETS, Rate
 from ..rundir.store import RunDir, TaskRun, load_run, load_task
 from ..rundir.trajectory import StepRecord
 from ..tools.diagnose import STAGES, TaskDiagnosis, diagnose_task
 from .answers_view import answer_checks, disagreement, evidence_category, grounding_status
 from .layers import layers
-from .pages import add_diffs, add_sent, cost, row_extras
+from .pages import add_diffs, add_sent, cost, inside, row_extras
 
 TASK_PAGE = "view.html"  # in each task directory
 BENCH_PAGE = "report.html"  # a bench run's index: the report, linking every task's page
@@ -37,19 +38,22 @@ _SLOTS = re.compile(r"@(CSP|TITLE|CSS|DATA|JS)@")
 _LANDED_TOLERANCE = 2.0  # sent-image pixels between the asked and the actual point
 
 
-def write_report(run_dir: Path, *, embed: bool = False, keep_current: bool = False) -> Path:
+def write_report(run_dir: Path, *, embed: bool = False, keep_current: bool = False,
+                 images: RunImages | None = None) -> Path:
     """Write the report for a task or bench run directory; returns the page to open.
     ``keep_current``: a bench run's task pages written after everything they show (by
     :func:`write_task_page`, as each task ended) are kept; only the others and the index are
-    written."""
+    written. An image that is missing or does not decode is said so on the page where it
+    would be, and warned about through ``images`` (default: one line on stderr)."""
     run = load_run(run_dir)
+    images = images or RunImages()
     if run.kind == "task":
-        return _write_task(run.tasks[0], back=None, embed=embed)
+        return _write_task(run.tasks[0], back=None, embed=embed, images=images)
     index = run.root / BENCH_PAGE
     for task in run.tasks:
         if not (keep_current and _current(task)):
-            _write_task(task, back=_back(index, task.dir), embed=embed)
-    return _write(index, f"webfovea · bench {run.root.name}", _bench_data(run))
+            _write_task(task, back=_back(index, task.dir), embed=embed, images=images)
+    return _write(index, f"webfovea · bench {run.root.name}", _bench_data(run, images))
 
 
 def write_task_page(task_dir: Path, run_dir: Path, *, trial: int | None = None) -> Path:
@@ -57,7 +61,8 @@ def write_task_page(task_dir: Path, run_dir: Path, *, trial: int | None = None) 
     each as its task ends: the page can be read while the run goes on, and the run's end
     has only the index left to write (its screenshot diffs cost ~50 ms a task)."""
     task = load_task(task_dir, trial=trial)
-    return _write_task(task, back=_back(run_dir / BENCH_PAGE, task.dir), embed=False)
+    return _write_task(task, back=_back(run_dir / BENCH_PAGE, task.dir), embed=False,
+                       images=RunImages())
 
 
 def _back(index: Path, task_dir: Path) -> str:
@@ -75,9 +80,10 @@ def _current(task: TaskRun) -> bool:
                if f.is_file() and f.name != TASK_PAGE)
 
 
-def _write_task(task: TaskRun, *, back: str | None, embed: bool) -> Path:
+def _write_task(task: TaskRun, *, back: str | None, embed: bool, images: RunImages) -> Path:
     page = task.dir / TASK_PAGE
-    return _write(page, f"webfovea · task {task.label}", task_data(task, back=back, embed=embed))
+    return _write(page, f"webfovea · task {task.label}",
+                  task_data(task, back=back, embed=embed, images=images))
 
 
 def _write(page: Path, title: str, data: dict[str, Any]) -> Path:
@@ -111,12 +117,17 @@ def _script_json(data: dict[str, Any]) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) -> dict[str, Any]:
+def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False,
+              images: RunImages | None = None) -> dict[str, Any]:
     r = task.result
+    images = images or RunImages()
     diagnosis = diagnose_task(task) if task.failed else None
-    steps = [_step_json(task.dir, s, embed) for s in task.steps]
-    add_diffs(task, steps)
+    steps = [s.model_dump(mode="json") for s in task.steps]
+    add_diffs(task, steps, images)  # first: it decodes each screenshot, the rest reuse the verdict
+    for record, data in zip(task.steps, steps, strict=True):
+        _step_json(task.dir, record, data, embed, images)
     add_sent(task, steps)
+    evidence, evidence_problem = _image(task.dir, r.evidence, embed, images)
     return {
         "kind": "task",
         "back": back,
@@ -124,7 +135,8 @@ def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) ->
             "id": task.label, "instruction": r.task, "url": r.url, "status": r.status,
             "verdict": task.verdict, "matcher": task.matcher, "answer": r.answer,
             "reference": task.reference, "answer_url": r.answer_url,
-            "evidence": _image(task.dir, r.evidence, embed), "evidence_at": r.evidence_at,
+            "evidence": evidence, "evidence_problem": evidence_problem,
+            "evidence_at": r.evidence_at,
             "steps": r.steps, "elapsed": r.elapsed, "usage": r.usage.model_dump(),
             "error": r.error, "model": r.model, "cost": cost(r.usage),
         },
@@ -142,12 +154,13 @@ def _diagnosis_json(d: TaskDiagnosis | None) -> dict[str, Any] | None:
                           "strong": f.strong} for f in d.findings]}
 
 
-def _step_json(task_dir: Path, s: StepRecord, embed: bool) -> dict[str, Any]:
-    data = s.model_dump(mode="json")
-    data["screenshot"] = _image(task_dir, s.screenshot, embed)
+def _step_json(task_dir: Path, s: StepRecord, data: dict[str, Any], embed: bool,
+               images: RunImages) -> None:
+    """The step's record as the page draws it: the screenshot's src (or what is wrong with
+    it), the model's points and the layers over the image."""
+    data["screenshot"], data["screenshot_problem"] = _image(task_dir, s.screenshot, embed, images)
     data["marks"] = marks(s)
     data["layers"] = layers(s)  # element marks and placed points, drawn over the image
-    return data
 
 
 def marks(s: StepRecord) -> dict[str, Any] | None:
@@ -174,31 +187,44 @@ def marks(s: StepRecord) -> dict[str, Any] | None:
             "direction": s.action.get("direction") if spec.scrolls else None}
 
 
-def _image(task_dir: Path, rel: str | None, embed: bool) -> str | None:
-    """A src for a recorded image: relative URL, data URI, or None when the file is gone
-    or lies outside the task's directory (an edited record must not pull in other files)."""
-    if not rel or not _inside(task_dir, rel):
-        return None
+def _image(task_dir: Path, rel: str | None, embed: bool, images: RunImages
+           ) -> tuple[str | None, str | None]:
+    """A src for a recorded image (relative URL or data URI) and None; or no src and what
+    the page says instead: the image is missing or unreadable. No src and nothing said when
+    none was recorded, or the record points outside the task's directory (an edited record
+    must not pull in other files)."""
+    if not rel or not inside(task_dir, rel):
+        return None, None
     if embed:
-        return "data:image/png;base64," + base64.b64encode((task_dir / rel).read_bytes()).decode()
-    return quote(Path(rel).as_posix())
+        png = images.read(task_dir / rel)
+        if isinstance(png, bytes):
+            return "data:image/png;base64," + base64.b64encode(png).decode(), None
+        return None, said(png, rel)
+    problem = images.check(task_dir / rel)
+    return (quote(Path(rel).as_posix()), None) if problem is None else (None, said(problem, rel))
 
 
-def _inside(task_dir: Path, rel: str) -> bool:
-    path = (task_dir / rel).resolve()
-    return path.is_file() and path.is_relative_to(task_dir.resolve())
+def said(problem: Unreadable, rel: str) -> str:
+    """What the page says where the image would be: what is wrong, and which file."""
+    return f"{problem.shown()}: {rel}"
+
 
 
 def _task_href(task: TaskRun, root: Path) -> str:
     return quote((task.dir / TASK_PAGE).relative_to(root).as_posix())
 
 
-def _evidence_href(task: TaskRun, root: Path) -> str | None:
-    """The evidence screenshot relative to the index (linked, never copied)."""
+def _evidence_href(task: TaskRun, root: Path, images: RunImages
+                   ) -> tuple[str | None, str | None]:
+    """The evidence screenshot relative to the index (linked, never copied), or what the
+    page says instead (as :func:`_image`)."""
     rel = task.result.evidence
-    if not rel or not _inside(task.dir, rel):
-        return None
-    return quote((task.dir / rel).relative_to(root).as_posix())
+    if not rel or not inside(task.dir, rel):
+        return None, None
+    problem = images.check(task.dir / rel)
+    if problem is not None:
+        return None, said(problem, rel)
+    return quote((task.dir / rel).relative_to(root).as_posix()), None
 
 
 def _task_link(task: TaskRun, root: Path) -> str:
@@ -207,7 +233,7 @@ def _task_link(task: TaskRun, root: Path) -> str:
     return task.dir.relative_to(root / "tasks").as_posix()
 
 
-def _bench_data(run: RunDir) -> dict[str, Any]:
+def _bench_data(run: RunDir, images: RunImages) -> dict[str, Any]:
     rows = []
     stages = Counter[str]()
     for t in run.tasks:
@@ -221,7 +247,7 @@ def _bench_data(run: RunDir) -> dict[str, Any]:
             "output_tokens": r.usage.output_tokens, "elapsed": r.elapsed, "tags": list(t.tags),
             "stage": stage, "answer": r.answer, "reference": t.reference, **row_extras(t),
             "grounding": grounding_status(t), "evidence_category": evidence_category(t),
-            "disagreement": disagreement(t, _evidence_href(t, run.root)),
+            "disagreement": disagreement(t, *_evidence_href(t, run.root, images)),
         })
     model = next((t.result.model for t in run.tasks if t.result.model), "")
     return {"kind": "bench", "name": run.root.name, "model": model, "tasks": rows,

@@ -278,6 +278,12 @@
     },
   };
 
+  // Where a recorded image would be when its file is missing or does not decode: said in
+  // words (the file's name and why), the rest of the page as usual.
+  function imageProblem(text) {
+    return el("p", { cls: "image-problem", role: "img", "aria-label": text, text });
+  }
+
   function screenshot(src, step, alt) {
     const img = el("img", { src, alt, loading: "lazy", width: step.sent_size[0],
       height: step.sent_size[1] });
@@ -379,6 +385,7 @@
     ]);
     const shot = t.evidence
       ? el("div", { cls: "shot" }, el("img", { src: t.evidence, alt: "evidence screenshot" }))
+      : t.evidence_problem ? imageProblem(`Evidence screenshot — ${t.evidence_problem}`)
       : el("p", { cls: "muted", text: "No evidence screenshot (the task gave no answer)." });
     return el("section", { id: "answer" }, el("h2", { text: "Answer and evidence" }),
       el("div", { cls: "answer" }, shot, el("div", {}, info, checksSection(checks))));
@@ -516,6 +523,7 @@
       Object.keys(s.details).length ? el("details", {}, el("summary", { text: "Details" }),
         el("pre", { text: JSON.stringify(s.details, null, 2) })) : null);
     const shot = s.screenshot ? screenshot(s.screenshot, s, `screenshot sent at step ${s.step}`)
+      : s.screenshot_problem ? imageProblem(`Screenshot of step ${s.step} — ${s.screenshot_problem}`)
       : el("p", { cls: "muted", text: "no screenshot" });
     return el("article", { cls: "step", id: `step-${s.step}`, "data-step": s.step }, shot, side);
   }
@@ -770,7 +778,7 @@
         el("td", { text: fmt.text(g.reason) }),
         el("td", {}, g.evidence ? el("a", { href: g.evidence, cls: "shot thumb" },
           el("img", { src: g.evidence, alt: `evidence screenshot of ${t.id}`, loading: "lazy" }))
-          : el("span", { cls: "muted", text: "no screenshot" })));
+          : el("span", { cls: "muted", text: g.evidence_problem || "no screenshot" })));
     });
     return el("section", { id: "disagreements" },
       el("h2", { text: `Disagreements with the reference (${listed.length})` }),
@@ -798,7 +806,7 @@
         " ", badge(t.verdict, verdictTone(t.verdict)), ` · ${t.steps} steps · ${fmt.secs(t.elapsed)}`),
       el("div", {}, el("strong", { text: "answer: " }), fmt.text(t.answer)),
       t.evidence ? el("div", { cls: "shot thumb" }, el("img", { src: t.evidence, alt: `final screenshot of ${run}`, loading: "lazy" }))
-        : el("p", { cls: "muted", text: "no final screenshot" }));
+        : el("p", { cls: "muted", text: t.evidence_problem || "no final screenshot" }));
   }
 
   function renderPair(d) {
