@@ -265,6 +265,9 @@ class Executor:
     async def _do_finished(self, m: Mapped, hit: Hit | None) -> Effect:
         return Effect(settles=False, facts=["answer recorded"], checked=True)
 
+    async def _do_call_user(self, m: Mapped, hit: Hit | None) -> Effect:
+        return Effect(settles=False, facts=["asked for a person"], checked=True)
+
     # --- observation ---------------------------------------------------------------------
 
     async def _do_find_text(self, m: Mapped, hit: Hit | None) -> Effect:
