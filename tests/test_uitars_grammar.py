@@ -153,7 +153,7 @@ def test_the_reference_runners_box_tokens_read_as_their_parser_reads_them_stripp
 @pytest.mark.parametrize("reply", NOT_OURS)
 def test_actions_outside_webfoveas_action_set_are_named_parse_errors(reply: str) -> None:
     assert their_readings(reply)
-    with pytest.raises(ParseError, match="unknown action .* the valid actions are click"):
+    with pytest.raises(ParseError, match=r"unknown action .* the valid actions are click"):
         parse_reply(reply)
 
 

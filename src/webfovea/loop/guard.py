@@ -19,7 +19,6 @@ from ..core.config import AgentConfig
 from ..core.errors import TaskStatus
 from .repeats import PagePoints, RepeatDetector
 
-
 ANSWER_EXPECTED = "answer_expected"
 
 
