@@ -25,6 +25,7 @@ REPLIES = [
     "Thought: 在备注框里写点东西\nAction: click(start_box='(225,180)')",
     "Thought: 输入备注\nAction: type(content='你好，世界')",
     "Thought: 找到客服时间\nAction: find_text(text='客服时间')",
+    "Thought: 回到上面\nAction: scroll(direction='up')",  # no point: the screenshot's centre
     # Words of a Chinese label are found inside the text, which has no spaces between them.
     "Thought: 读出北京的最高气温\nAction: read_text(label='北京 最高气温')",
     f"Thought: 回答\nAction: finished(content='{ANSWER}')",
@@ -58,7 +59,7 @@ def steps_of(out: Path) -> list[dict[str, Any]]:
 
 def test_typed_chinese_reaches_the_field_and_the_note_reads_it_back(run: dict[str, Any]) -> None:
     steps = steps_of(run["out"])
-    assert [s["outcome"] for s in steps] == ["changed"] * 6 + ["answer"]
+    assert [s["outcome"] for s in steps] == ["changed"] * 7 + ["answer"]
     fill, shown, _, typed = steps[:4]
     assert "the field now holds '北京'" in fill["note"] and fill["details"]["readback"] == "北京"
     assert "北京天气预报：晴，最高气温 25°C" in shown["note"]  # the page's script got the value
@@ -67,8 +68,13 @@ def test_typed_chinese_reaches_the_field_and_the_note_reads_it_back(run: dict[st
 
 
 def test_find_text_and_read_text_find_chinese_phrases(run: dict[str, Any]) -> None:
-    found, read = steps_of(run["out"])[4:6]
+    found, scrolled, read = steps_of(run["out"])[4:7]
     assert "found '客服时间': match 1 of 1" in found["note"]
+    assert scrolled["note"].startswith("No point was given: the scroll is at the screenshot's "
+                                       "centre (720,405).")
+    assert scrolled["point_forms"] == [{"arg": "start_box", "form": "omitted", "given": "",
+                                        "point": [720.0, 405.0]}]
+    assert read["scroll_offset"][1] < scrolled["scroll_offset"][1]  # it went up
     assert read["details"]["found"] and "最高气温 25°C" in read["note"]
 
 

@@ -54,6 +54,7 @@ REPLIES = [
     "Action: drag(start_box='(10,20)', end_box='(30,40)')",
     "Action: drag(start_box='<bbox>0 0 20 20</bbox>', end_box='<bbox>100 100 120 140</bbox>')",
     "Action: scroll(start_box='(10,10)', direction='up')",
+    "Action: scroll(direction='down')",  # pyautogui scrolls where the mouse is; we, at the centre
     "Action: press(key='enter')",
     "Action: hotkey(hotkey='ctrl v')",
     "Action: move_to(point='<point>5 6</point>')",
@@ -168,10 +169,16 @@ def test_our_smart_resize_space_is_theirs(size: Size, grid: SmartResize) -> None
 
 def test_the_forms_become_the_canonical_grammar_in_the_history() -> None:
     # What the next request's history shows (and steps.jsonl's action_source) is our own form.
-    shown = {r: parse_reply(r).action.source() for r in (REPLIES[3], REPLIES[17], REPLIES[23])}
-    assert list(shown.values()) == ["drag(start_box='(100,200)', end_box='(300,400)')",
-                                    "click(start_box='(200,300)')", "hotkey(key='enter')"]
-    assert parse_reply("Action: finished()").action.source() == "finished()"
+    shown = {
+        "Action: drag(start_point='<point>100 200</point>', end_point='<point>300 400</point>')":
+            "drag(start_box='(100,200)', end_box='(300,400)')",
+        "Action: click(point='<bbox>10 20 30 40</bbox>')": "click(start_box='(20,30)')",
+        "Action: press(key='enter')": "hotkey(key='enter')",
+        "Action: finished()": "finished()",
+        "Action: scroll(direction='down')": "scroll(direction='down')",
+    }
+    for reply, source in shown.items():
+        assert parse_reply(reply).action.source() == source
 
 
 def test_a_point_and_its_alias_together_are_one_argument_given_twice() -> None:

@@ -93,7 +93,10 @@ _SPECS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec(
         "scroll",
-        (_POINT, ArgSpec("direction", "direction", "down")),
+        # UI-TARS's parser reads a scroll without a point (pyautogui scrolls where the mouse
+        # is): the loop scrolls at the screenshot's centre (loop.points).
+        (ArgSpec("start_box", "point", "(x,y)", aliases=_POINT.aliases, omissible=True),
+         ArgSpec("direction", "direction", "down")),
         "scroll the element under the point; direction is up, down, left or right",
         "pointer",
         scrolls=True,
