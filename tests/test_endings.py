@@ -17,6 +17,7 @@ from webfovea.core.task import Task
 from webfovea.loop.agent import run_task
 from webfovea.models.scripted import ScriptedModel
 from webfovea.rundir.trajectory import ResultRecord
+from webfovea.tools.diagnose import diagnose
 
 PAGE = "chinese/weather.html"
 LOOK = "Thought: 先找客服电话\nAction: find_text(text='客服时间')"
@@ -53,6 +54,9 @@ async def test_where_an_answer_is_expected_the_first_bare_finished_is_sent_back_
     assert "12345678" not in refused["note"]
     assert result.steps == 3 and result.status == "finished"
     assert result.answer == ("010-12345678" if "content" in then else None)
+    if result.answer is None:  # the model's decision, not a guardrail in its way
+        found = diagnose(tmp_path, every_task=True).diagnosed[0]
+        assert found.stage == "decision" and "answer_expected" not in found.evidence
 
 
 async def test_call_user_gives_up_saying_the_model_asked_for_a_person(
@@ -62,3 +66,6 @@ async def test_call_user_gives_up_saying_the_model_asked_for_a_person(
     assert (result.status, result.answer, result.steps) == ("gave_up", None, 2)
     assert result.error is not None and "asked for a person" in result.error
     assert steps[1]["action_source"] == "call_user()" and "asked for a person" in steps[1]["note"]
+    found = diagnose(tmp_path).diagnosed[0]
+    assert found.stage == "decision" and "gave_up" in found.evidence
+    assert "asked for a person" in found.evidence
