@@ -67,7 +67,7 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
     writer = TrajectoryWriter(out)
     result = new_result(task, name, config)
     writer.write_result(result)
-    guard = Guard(config, expects_answer=task.answer is not None)
+    guard = Guard(config, expects_answer=bool(task.answer and task.answer.strip()))
     site: SiteSession | None = None
     lock: DomainLock | None = None  # the guardrail that lives in the browser
     documents: DocumentView | None = None  # PDFs and data downloads shown as pages
