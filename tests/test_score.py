@@ -63,6 +63,9 @@ PAIRS = [
     ("15.03.2024", "2024-03-15", "auto", True, "date"),
     ("March 15, 2024", "The census was taken on Friday, March 15, 2024.", "auto", True, "date"),
     ("2024-03-15", "2024-03-16", "auto", False, "date"),
+    ("2024-03-15", "发布日期：2024年3月15日", "auto", True, "date"),  # Chinese, in a sentence
+    ("2024年3月15日", "2024 年 3 月 16 号", "auto", False, "date"),
+    ("2024-03", "2024年3月", "auto", True, "date"),
     ("2024-03-15", "March 2024", "auto", False, "date"),  # vaguer than the reference
     ("March 2024", "March 15, 2024", "auto", True, "date"),
     ("3/4/2024", "2024-04-03", "auto", True, "date"),  # day/month order ambiguous

@@ -30,6 +30,12 @@ class ArgSpec:
     placeholder: str
     default: str | None = None
     choices: tuple[str, ...] = ()  # kind "choice": the values the parser accepts
+    # Other names the reply grammar reads it under: UI-TARS's own parser (the ``ui-tars``
+    # package) writes ``point=`` / ``start_point=`` / ``end_point=`` for the boxes.
+    aliases: tuple[str, ...] = ()
+    # The reply grammar may leave it out, and the action is then built without it (UI-TARS's
+    # ``finished()``: no answer). Native tool schemas still require it.
+    omissible: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,7 +46,8 @@ class ActionSpec:
     budget: BudgetClass
     # What the loop, feedback and diagnose need to know of an action, said here once
     # instead of tested by name where it is used:
-    ends_task: bool = False  # its content is the answer: no page action, the task ends
+    ends_task: bool = False  # no page action, the task ends; its content (if any) is the answer
+    asks_person: bool = False  # ends the task without an answer: the model asked for a person
     observes: bool = False  # reads the page; its note is its own sentence, not a comparison
     holds_pointer: bool = False  # the mouse stays: its effect may be only a tooltip
     scrolls: bool = False  # moves a view; repeated without effect it is one circuit
@@ -63,8 +70,13 @@ class ActionSpec:
     def arg(self, name: str) -> ArgSpec | None:
         return next((a for a in self.args if a.name == name), None)
 
+    def canonical(self, name: str) -> str:
+        """The argument name ``name`` stands for (itself, or the argument it is an alias of)."""
+        return next((a.name for a in self.args if name in a.aliases), name)
 
-_POINT = ArgSpec("start_box", "point", "(x,y)")
+
+_POINT = ArgSpec("start_box", "point", "(x,y)", aliases=("point", "start_point"))
+_END = ArgSpec("end_box", "point", "(x2,y2)", aliases=("end_point",))
 _CONTENT = ArgSpec("content", "text", "text")
 
 _SPECS: tuple[ActionSpec, ...] = (
@@ -75,13 +87,16 @@ _SPECS: tuple[ActionSpec, ...] = (
                holds_pointer=True),
     ActionSpec(
         "drag",
-        (ArgSpec("start_box", "point", "(x1,y1)"), ArgSpec("end_box", "point", "(x2,y2)")),
+        (ArgSpec("start_box", "point", "(x1,y1)", aliases=_POINT.aliases), _END),
         "press at the first point, move to the second, release",
         "pointer",
     ),
     ActionSpec(
         "scroll",
-        (_POINT, ArgSpec("direction", "direction", "down")),
+        # UI-TARS's parser reads a scroll without a point (pyautogui scrolls where the mouse
+        # is): the loop scrolls at the screenshot's centre (loop.points).
+        (ArgSpec("start_box", "point", "(x,y)", aliases=_POINT.aliases, omissible=True),
+         ArgSpec("direction", "direction", "down")),
         "scroll the element under the point; direction is up, down, left or right",
         "pointer",
         scrolls=True,
@@ -110,7 +125,8 @@ _SPECS: tuple[ActionSpec, ...] = (
         "mode='replace' (the default) drops them",
         "pointer",
     ),
-    ActionSpec("hotkey", (ArgSpec("key", "key", "ctrl a"),), "press a key combination", "hotkey"),
+    ActionSpec("hotkey", (ArgSpec("key", "key", "ctrl a", aliases=("hotkey", "press")),),
+               "press a key combination", "hotkey"),
     ActionSpec(
         "find_text",
         (ArgSpec("text", "text", "..."),),
@@ -147,8 +163,12 @@ _SPECS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec("reload", (), "reload the page (small budget)", "reload"),
     ActionSpec("wait", (), "wait for the page to settle", "wait"),
-    ActionSpec("finished", (_CONTENT,), "end the task with the answer as content", "finish",
-               ends_task=True),
+    ActionSpec("finished", (ArgSpec("content", "text", "text", omissible=True),),
+               "end the task with the answer as content; finished() without content ends a "
+               "task that asks for no answer (navigation only)", "finish", ends_task=True),
+    ActionSpec("call_user", (), "give up and ask for a person, only when the task cannot be done "
+               "here at all; the task ends without an answer", "finish", ends_task=True,
+               asks_person=True),
 )
 
 REGISTRY: Mapping[str, ActionSpec] = {s.name: s for s in _SPECS}
@@ -169,6 +189,9 @@ def form_args(spec: ActionSpec) -> dict[str, tuple[str, str]]:
             for form, name in POINT_FORMS.get(arg.name, {}).items()}
 # The action set the text prompt offers and its parser reads (the closed set a model is told of).
 TEXT_ACTIONS: Mapping[str, ActionSpec] = {s.name: s for s in _SPECS if s.in_text_prompt}
+# Names UI-TARS's parser and its pyautogui translation (the ``ui-tars`` package) give these
+# actions: the reply grammar reads them as the action they stand for.
+ACTION_ALIASES: Mapping[str, str] = {"left_single": "click", "move_to": "hover", "press": "hotkey"}
 
 
 @dataclass(frozen=True)
@@ -214,6 +237,8 @@ class Action:
         parts = []
         forms = form_args(self.spec)
         for spec in self.spec.args:
+            if spec.name not in self.args and spec.omissible:
+                continue  # left out, as finished() is
             if spec.name not in self.args and spec.kind == "point":  # given as a point form
                 parts += [f"{n}={_form_value(self.args[n])}" for n, (point, _) in forms.items()
                           if point == spec.name and n in self.args]

@@ -189,7 +189,7 @@ async def score(*, reference: str | None, answer: str | None, answer_type: Answe
     if status != "finished":
         return Verdict(False, "status", f"no answer: the task ended with status {status}")
     if answer is None or not answer.strip():
-        return Verdict(False, "status", "no answer: the agent finished with an empty answer")
+        return Verdict(False, "status", "no answer: the agent finished without one")
     verdict = match(reference, answer, answer_type)
     if verdict.correct or verdict.conclusive or judge is None:
         return verdict

@@ -181,7 +181,15 @@ class Executor:
 
     async def _do_type(self, m: Mapped, hit: Hit | None) -> Effect:
         entered = await self._type_text(m.action.text("content"))
-        return Effect(facts=["pressed Enter"] if entered else [], details={"enter_pressed": entered})
+        if entered:  # the page may be on its way to another: nothing to read back
+            return Effect(facts=["pressed Enter"], details={"enter_pressed": True})
+        # Read back like fill, so the model sees what reached the field (an IME-less script,
+        # a maxlength, a field that reformats), not only that something changed.
+        held = await unless_navigated(self.tabs.page.main_frame.evaluate(js("active_value")))
+        if isinstance(held, Left) or held is None or held["value"] is None:
+            return Effect(details={"enter_pressed": False})
+        return Effect(facts=[f"the focused field now holds '{held['value']}'"],
+                      details={"enter_pressed": False, "readback": held["value"]})
 
     async def _do_fill(self, m: Mapped, hit: Hit | None) -> Effect:
         if hit is None or not hit.info or not hit.info["editable"]:
@@ -264,6 +272,9 @@ class Executor:
 
     async def _do_finished(self, m: Mapped, hit: Hit | None) -> Effect:
         return Effect(settles=False, facts=["answer recorded"], checked=True)
+
+    async def _do_call_user(self, m: Mapped, hit: Hit | None) -> Effect:
+        return Effect(settles=False, facts=["asked for a person"], checked=True)
 
     # --- observation ---------------------------------------------------------------------
 

@@ -68,7 +68,7 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
     writer = TrajectoryWriter(out)
     result = new_result(task, name, config)
     writer.write_result(result)
-    guard = Guard(config)
+    guard = Guard(config, expects_answer=bool(task.answer and task.answer.strip()))
     site: SiteSession | None = None
     lock: DomainLock | None = None  # the guardrail that lives in the browser
     documents: DocumentView | None = None  # PDFs and data downloads shown as pages
@@ -367,8 +367,11 @@ class _Run:
         refusal = self.guard.check(action)
         if refusal is not None:
             return feedback.refused(refusal.guardrail, refusal.note)
-        if action.spec.ends_task:
-            return await self.answer(action.text("content"), record)
+        if action.spec.asks_person:
+            return self.ask_person()
+        if action.spec.ends_task:  # finished() without content: no answer (navigation only)
+            return await self.answer(action.text("content") if "content" in action.args else None,
+                                     record)
         resolved = await points.resolve(
             action, screen, self.space(screen), self.tabs, grounder=self.grounder,
             marks=centres(self.marks, screen.page, self.space(screen))
@@ -393,9 +396,16 @@ class _Run:
     def space(self, screen: Screen) -> ModelSpace:
         return model_space(screen.sent, self.config.coords, self.config.smart_resize)
 
-    async def answer(self, content: str, record: StepRecord) -> feedback.Note:
+    def ask_person(self) -> feedback.Note:
+        """call_user(): the model gives up, asking for a person; the task ends ``gave_up``."""
+        self.result.status = "gave_up"
+        self.result.error = ASKED_PERSON
+        return feedback.Note("answer", f"Ended: {ASKED_PERSON}.")
+
+    async def answer(self, content: str | None, record: StepRecord) -> feedback.Note:
         """The answer with its evidence (the page as it was when the answer was given),
-        accepted or sent back by the answer checks (webfovea.answers)."""
+        accepted or sent back by the answer checks (webfovea.answers). ``None``: finished()
+        without content, which ends a task that asks for no answer."""
         result = self.result
         png: bytes | None = None
         frames: list[FrameText] = []
@@ -410,6 +420,9 @@ class _Run:
         except BrowserError as e:
             result.error = f"evidence screenshot failed: {e}"
         result.answer_url, result.evidence_at = self.tabs.page.url, time.time()
+        if content is None:
+            result.status = "finished"
+            return feedback.Note("answer", "Finished (no answer given).")
         if not content.strip():
             result.status = "gave_up"
             return feedback.Note("answer", "Finished without an answer.")
@@ -424,6 +437,7 @@ class _Run:
 
 
 FAILED = ("refused", "error", "parse_error")  # outcomes that stop a batch
+ASKED_PERSON = "the model asked for a person (call_user): it could not go on alone"
 
 
 def _image(png: bytes | None) -> SentImage | None:

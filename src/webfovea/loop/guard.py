@@ -19,6 +19,8 @@ from ..core.config import AgentConfig
 from ..core.errors import TaskStatus
 from .repeats import PagePoints, RepeatDetector
 
+ANSWER_EXPECTED = "answer_expected"
+
 
 @dataclass(frozen=True)
 class Refusal:
@@ -33,6 +35,10 @@ class Guard:
     used: Counter[str] = field(default_factory=Counter)
     repeats: RepeatDetector = field(default_factory=RepeatDetector)
     acted: bool = False  # an action other than finished has been let through
+    # The task file gives a reference answer: a bare finished() is sent back once (the
+    # WebRetriever grammar's navigation-only ending, where this task asks for an answer).
+    expects_answer: bool = False
+    told_answer: bool = False
 
     def remaining(self) -> float:
         return self.config.time_limit - (time.monotonic() - self.started)
@@ -47,10 +53,19 @@ class Guard:
 
     def check(self, action: Action) -> Refusal | None:
         """A refusal if the action breaks a guardrail; counts it against its budget otherwise."""
-        refusal = self._hotkey(action) or self._budget(action)
+        refusal = self._answer_expected(action) or self._hotkey(action) or self._budget(action)
         if refusal is None and not action.spec.ends_task:
             self.acted = True
         return refusal
+
+    def _answer_expected(self, action: Action) -> Refusal | None:
+        bare = action.spec.ends_task and not action.spec.asks_person and "content" not in action.args
+        if not (bare and self.expects_answer) or self.told_answer:
+            return None
+        self.told_answer = True
+        return Refusal(ANSWER_EXPECTED, "Not finished: this task expects an answer. Reply "
+                                        "finished(content='the answer') with what the website "
+                                        "shows; a second finished() ends the task without one.")
 
     def _hotkey(self, action: Action) -> Refusal | None:
         if action.name != "hotkey":

@@ -1,5 +1,6 @@
 """Point sources: the one place a point form (``target='…'``, ``mark=N``; actions.POINT_FORMS)
-becomes a point of the planner's model space, between parse and execute.
+or a point left out where the grammar allows it (UI-TARS's ``scroll(direction='down')``: the
+screenshot's centre) becomes a point of the planner's model space, between parse and execute.
 
 The executor then maps it to the page by the measured ratio like any point the model wrote.
 The step records both, the form the model gave and the point it became; the planner's note
@@ -42,11 +43,20 @@ async def resolve(action: Action, screen: Screen, space: ModelSpace, tabs: Tabs,
                   time_left: float) -> Resolution:
     """``action`` with its point forms replaced by points (an action without any: itself)."""
     forms = given_forms(action)
-    if not forms:
+    formed = {point for point, _ in forms.values()}
+    omitted = [a.name for a in action.spec.args if a.kind == "point" and a.omissible
+               and a.name not in action.args and a.name not in formed]
+    if not forms and not omitted:
         return Resolution(action)
     args: dict[str, ArgValue] = {k: v for k, v in action.args.items() if k not in forms}
     out = Resolution(None)
     sentences: list[str] = []
+    for name in omitted:
+        args[name] = centre = Point(space.width / 2, space.height / 2)
+        out.forms.append({"arg": name, "form": "omitted", "given": "",
+                          "point": [centre.x, centre.y]})
+        sentences.append(f"No point was given: the {action.name} is at the screenshot's centre "
+                         f"({centre.x:g},{centre.y:g}).")
     for name, (point_arg, form) in forms.items():
         value = str(action.args[name])
         entry: dict[str, Any] = {"arg": point_arg, "form": form, "given": value}

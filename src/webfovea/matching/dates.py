@@ -1,8 +1,8 @@
 """Reading dates out of answers, deterministically.
 
-Numeric forms are read here: ISO ``2024-03-15`` has one reading; ``3/4/2024`` is
-ambiguous and keeps both the month-first and the day-first reading (the date matcher
-accepts a pair when any readings agree, and says so). Forms with month names go to
+Numeric forms are read here: ISO ``2024-03-15`` and Chinese ``2024年3月15日`` have one
+reading; ``3/4/2024`` is ambiguous and keeps both the month-first and the day-first reading
+(the date matcher accepts a pair when any readings agree, and says so). Forms with month names go to
 dateparser with pinned settings: English only, absolute dates only (no "yesterday"),
 a year required (so nothing depends on today's date), missing days read as the first.
 """
@@ -36,7 +36,9 @@ _ISO = r"(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})"
 _NUMERIC = r"(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})"
 _TEXTUAL = (rf"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+)?(?:{_ORD}\s+(?:of\s+)?)?"
             rf"{_MONTH},?\s+(?:{_ORD},?\s+)?\d{{4}}")
-_CANDIDATES = re.compile(rf"(?<!\d)(?:{_ISO}|{_NUMERIC}|\d{{4}}-\d{{1,2}})(?!\d)|{_TEXTUAL}",
+# Chinese and Japanese: 2024年3月15日 (号 in speech), or a month 2024年3月; one reading only.
+_CJK = r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*[日号])?"
+_CANDIDATES = re.compile(rf"(?<!\d)(?:{_ISO}|{_NUMERIC}|\d{{4}}-\d{{1,2}}|{_CJK})(?!\d)|{_TEXTUAL}",
                          re.IGNORECASE)
 
 
@@ -62,6 +64,8 @@ def parse_date(text: str) -> tuple[DateValue, ...]:
     text = text.strip().rstrip(".").strip()
     if m := re.fullmatch(_ISO, text):
         return _valid(int(m[1]), int(m[2]), int(m[3]))
+    if m := re.fullmatch(_CJK, text):
+        return _valid(int(m[1]), int(m[2]), int(m[3] or 1), "day" if m[3] else "month")
     if m := re.fullmatch(r"(\d{4})-(\d{1,2})", text):
         return _valid(int(m[1]), int(m[2]), 1, "month")
     if m := re.fullmatch(_NUMERIC, text):

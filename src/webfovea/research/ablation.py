@@ -183,7 +183,7 @@ def run_ablation(options: AblationOptions, progress: TextIO = sys.stderr) -> lis
         lines.append(line(fix, run_dir, full, rows(run_dir)))
     (options.out / "ablation.json").write_text(json.dumps(
         {"model": options.model, "tasks": asdict(options.source), "trials": options.trials,
-         "lines": [asdict(x) for x in lines]}, indent=2), "utf-8")
+         "lines": [asdict(x) for x in lines]}, indent=2, ensure_ascii=False), "utf-8")
     return lines
 
 

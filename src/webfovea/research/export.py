@@ -76,7 +76,7 @@ def _openai(chosen: Iterable[Example], out: Path) -> tuple[Path, ...]:
     with train.open("w", encoding="utf-8") as t, meta.open("w", encoding="utf-8") as m:
         for e in chosen:
             t.write(json.dumps({"messages": chat(e)}, ensure_ascii=False) + "\n")
-            m.write(json.dumps(metadata(e)) + "\n")
+            m.write(json.dumps(metadata(e), ensure_ascii=False) + "\n")
     return train, meta
 
 

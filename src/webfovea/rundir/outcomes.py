@@ -16,7 +16,7 @@ BUCKETS = ("correct", "wrong_answer", "no_answer", "step_limit", "time_limit", "
 BUCKET_HELP = {
     "correct": "finished, and the answer matches the reference",
     "wrong_answer": "finished with an answer that does not match",
-    "no_answer": "finished with an empty answer, or gave up",
+    "no_answer": "finished without an answer (empty, or finished()), or gave up (call_user())",
     "step_limit": "ran out of steps",
     "time_limit": "ran out of time (or hung and was ended)",
     "unreachable": "the entry URL could not be loaded",

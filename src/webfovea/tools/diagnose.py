@@ -214,8 +214,9 @@ def _frame_feedback(r: StepRecord) -> Check:
 
 def _guardrail(r: StepRecord) -> Check:
     # The verifier's rejections are its verdicts on the model's answer, not a guardrail that
-    # stood in the way: a disputed answer is a decision finding (_task_findings).
-    if r.guardrail and r.guardrail not in ("image_bounds", "answer_verifier"):
+    # stood in the way: a disputed answer is a decision finding (_task_findings); nor is the
+    # note that an answer is expected after a bare finished() (the model's decision).
+    if r.guardrail and r.guardrail not in ("image_bounds", "answer_verifier", "answer_expected"):
         return [("guardrails", f"refused by {r.guardrail}: {_short(r.note)}", True)]
     return []
 
@@ -287,7 +288,8 @@ def _decision_evidence(task: TaskRun) -> str:
     if result.answer is not None:
         reference = f" (reference {task.reference!r})" if task.reference is not None else ""
         return f"no harness stage shows a fault; the model answered {result.answer!r}{reference}"
-    return f"no harness stage shows a fault; the task ended {result.status}"
+    why = f" ({result.error})" if result.error else ""  # e.g. call_user(): asked for a person
+    return f"no harness stage shows a fault; the task ended {result.status}{why}"
 
 
 def _spec(r: StepRecord) -> ActionSpec | None:
@@ -352,8 +354,9 @@ def imported_findings(task: TaskRun) -> list[Finding]:
                                    f"agent's own tool: {r.details.get('failed', r.note)}"))
     result = task.result
     if result.status == "finished" and not acted:
-        out.append(Finding("decision", None, f"the answer {result.answer!r} was given before "
-                                             "any action on the page"))
+        ended = ("the agent finished (no answer)" if result.answer is None  # finished()
+                 else f"the answer {result.answer!r} was given")
+        out.append(Finding("decision", None, f"{ended} before any action on the page"))
     elif result.status == "gave_up":
         out.append(Finding("decision", None, "the agent ended without an answer (gave up)"))
     out.append(Finding("decision", None, NO_EVIDENCE, strong=False))

@@ -13,6 +13,7 @@
   const want = key(label);
   if (!want) return { matches: 0 };
   const wantWords = words(label);
+  const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
   const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"]);
   const ICON_FONT = /icon|awesome|material symbols|glyph|octicon|dashicons/i;
   const PUA = /[\uE000-\uF8FF]|[\uDB80-\uDBFF][\uDC00-\uDFFF]/g;
@@ -23,7 +24,10 @@
     if (k === want) return 3;
     if (k.includes(want)) return 2;
     const have = new Set(words(text));
-    return wantWords.length && wantWords.every((w) => have.has(w)) ? 1 : 0;
+    // Chinese and Japanese run words together without spaces: a word of the label in those
+    // scripts counts where the text holds it, not only as a whole word between separators.
+    return wantWords.length && wantWords.every((w) => have.has(w) || (CJK.test(w) && k.includes(w)))
+      ? 1 : 0;
   };
   // The document and every open shadow root in it: their text is on the page too.
   const roots = deep.roots();

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from webfovea.actions.keys import key_names
 from webfovea.actions.registry import (
+    ACTION_ALIASES,
     DIRECTIONS,
     FORM_FLAGS,
     TEXT_ACTIONS,
@@ -81,6 +82,8 @@ _BARE_RE = re.compile(
     r"(?:<\|box_start\|>)?\s*[(\[][^()\[\]]*[)\]]\s*(?:<\|box_end\|>)?|[^\s,()\[\]'\"]+"
 )
 _NUM_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+# UI-TARS-1.5's point and box tags, numbers apart by spaces: <point>x y</point>, <bbox>x1 y1 x2 y2</bbox>.
+_TAGGED_RE = re.compile(r"<(point|bbox)>\s*([^<>]{0,200}?)\s*</\1>")
 _EXAMPLE = "Reply with `Thought: ...` then one `Action: click(start_box='(x,y)')`."
 
 
@@ -238,7 +241,9 @@ class _Reader:
                 self.pos += 1
                 return out
             if not self.peek():
-                raise _fail(f"`{spec.name}(` is never closed with `)`", spec)
+                # The reply ends where only `)` is missing: UI-TARS's parser closes the call
+                # (a cut inside a value is still an error: its quote is missing).
+                return out
             out.append(self.arg(spec))
             self.skip()
             if self.peek() == ",":
@@ -292,6 +297,7 @@ class _Reader:
 
 def _lookup(name: str) -> ActionSpec:
     offered = _NAIVE.get(_FULL).offered
+    name = ACTION_ALIASES.get(name.lower(), name)  # UI-TARS's left_single, move_to, press
     spec = TEXT_ACTIONS.get(name) or TEXT_ACTIONS.get(name.lower())
     if spec is None or spec.name not in offered:
         valid = ", ".join(n for n in TEXT_ACTIONS if n in offered)
@@ -301,6 +307,7 @@ def _lookup(name: str) -> ActionSpec:
 
 def _build(spec: ActionSpec, raw: Sequence[tuple[str, str]], stripped: list[str],
            forms: frozenset[str] = frozenset()) -> Action:
+    raw = [(spec.canonical(name), value) for name, value in raw]  # point= is start_box=
     counts = Counter(name for name, _ in raw)
     offered = {n: f for n, f in form_args(spec).items() if f[1] in forms}
     for name in counts:
@@ -311,8 +318,8 @@ def _build(spec: ActionSpec, raw: Sequence[tuple[str, str]], stripped: list[str]
     unknown = [n for n in counts if spec.arg(n) is None and n not in offered]
     repeated = [n for n, c in counts.items() if c > 1]
     formed = {point for n, (point, _) in offered.items() if n in counts}
-    missing = [a.name for a in spec.args
-               if a.name not in counts and a.default is None and a.name not in formed]
+    missing = [a.name for a in spec.args if a.name not in counts and a.default is None
+               and not a.omissible and a.name not in formed]
     labelled = (("unknown", unknown), ("repeated", repeated), ("missing", missing))
     said = "; ".join(f"{label} argument {_names(names)}" for label, names in labelled if names)
     if said:
@@ -359,11 +366,17 @@ def _convert(arg: ArgSpec, value: str, spec: ActionSpec, stripped: list[str]) ->
 
 
 def _point(value: str, arg: ArgSpec, spec: ActionSpec) -> Point:
-    """'(x,y)', '[x, y]', '<|box_start|>(x,y)<|box_end|>'; a box '(x1,y1,x2,y2)' is its centre."""
-    body = value.strip().removeprefix(_BOX_START).removesuffix(_BOX_END).strip()
-    body = body[1:] if body.startswith(("(", "[")) else body
-    body = body[:-1] if body.endswith((")", "]")) else body
-    parts = [p.strip() for p in body.split(",", 4)]
+    """'(x,y)', '[x, y]', '<|box_start|>(x,y)<|box_end|>', UI-TARS-1.5's '<point>x y</point>'
+    and '<bbox>x1 y1 x2 y2</bbox>'; a box (four numbers) is its centre."""
+    body = value.strip()
+    tagged = _TAGGED_RE.fullmatch(body)
+    if tagged is not None:
+        parts = tagged.group(2).replace(",", " ").split(None, 4)
+    else:
+        body = body.removeprefix(_BOX_START).removesuffix(_BOX_END).strip()
+        body = body[1:] if body.startswith(("(", "[")) else body
+        body = body[:-1] if body.endswith((")", "]")) else body
+        parts = [p.strip() for p in body.split(",", 4)]
     if len(parts) not in (2, 4) or not all(_NUM_RE.fullmatch(p) for p in parts):
         raise _fail(f"`{arg.name}` must be a point like '(x,y)', not `{_show(value)}`", spec)
     nums = [float(p) for p in parts]

@@ -30,6 +30,10 @@ from ...models.base import ModelRequest, SentImage, Turn
 SELECT_RULE = "A dropdown (<select>) list does not show in screenshots: use select()."
 OBSERVE_RULE = ("Values that appear only on hover need hover(); text below the fold can be "
                 "reached with find_text() or scroll().")
+# UI-TARS-1.5's own way of writing points (its publishers' parser, the ui-tars package) is read
+# too, so such a model's habits cost it no steps (docs/contracts.md, the reply grammar).
+UITARS_RULE = ("Points may also be written point='<point>x y</point>' (start_point=, end_point= "
+               "for drag) or as a box '<bbox>x1 y1 x2 y2</bbox>', which means its centre.")
 # The rule a fix added, left out of the prompt when that fix is ablated (webfovea.core.ablations).
 FIX_RULES = {"select": SELECT_RULE, "observe": OBSERVE_RULE}
 CONSTRAINTS = (
@@ -44,6 +48,7 @@ CONSTRAINTS = (
     "open developer tools are refused.",
     OBSERVE_RULE,
     "When you have the answer, reply finished(content='the answer'), on the page that shows it.",
+    UITARS_RULE,
 )
 # Caps on text a page or a model controls, so a request stays bounded whatever they do.
 NOTE_CAP = 2000
