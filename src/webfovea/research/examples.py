@@ -61,7 +61,7 @@ class Example:
 
 
 def examples(run_dirs: list[Path], *, only_correct: bool = False) -> Iterator[Example]:
-    keys = _key_values()
+    keys = key_values()
     for run_dir in run_dirs:
         for task in load_run(run_dir).tasks:
             if only_correct and not (task.score and task.score.correct):
@@ -72,7 +72,7 @@ def examples(run_dirs: list[Path], *, only_correct: bool = False) -> Iterator[Ex
 def task_examples(task: TaskRun, run_dir: Path, keys: tuple[str, ...] = ()) -> Iterator[Example]:
     """The task's steps as examples, the request of each rebuilt as the text dialect did."""
     config = request_config(task)
-    secrets = (*_typed_secrets(task), *keys)
+    secrets = (*typed_secrets(task), *keys)
     history: list[HistoryItem] = []
     shown: list[Shown] = []
     note = ""
@@ -115,14 +115,14 @@ def request_config(task: TaskRun) -> AgentConfig:
     return AgentConfig(image_cap=Size.parse(cap) if cap else None, **values)
 
 
-def _typed_secrets(task: TaskRun) -> tuple[str, ...]:
+def typed_secrets(task: TaskRun) -> tuple[str, ...]:
     """What the model typed into masked fields (passwords): never exported."""
     found = {str(rec.details["typed"]).strip() for rec in task.steps
              if rec.details.get("masked") and rec.details.get("typed")}
     return tuple(sorted((s for s in found if s), key=len, reverse=True))
 
 
-def _key_values() -> tuple[str, ...]:
+def key_values() -> tuple[str, ...]:
     """Values of key-like environment variables (…_API_KEY, …TOKEN): scrubbed wherever
     they might have come to appear."""
     return tuple(v for k, v in os.environ.items() if _KEY_NAME.search(k) and len(v) >= 8)

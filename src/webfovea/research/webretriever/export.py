@@ -1,0 +1,215 @@
+"""``webfovea export RUN --format webretriever --out DIR``: a bench run as the reference
+runner writes its output, so the benchmark's own tools (NavEval) read it unchanged.
+
+Per task ``DIR/<task_idx>_<task_id>/``: ``trajectory/<n>.png`` (step n's screenshot as sent,
+n from 0, and nothing else: NavEval takes the directory's last entry as the final screenshot),
+``trajectory_visual/<n>.png`` (the action drawn on it), ``result.json`` and ``capture.json``;
+and ``DIR/logs/summary.json``. Status: ``SUCCESS`` when the task ended with a non-empty
+answer, ``FAIL`` for every other ending. A task without ``task_idx`` (a task file that is
+not WebRetriever's) is numbered after the largest ``task_idx`` of the run, in run order.
+A screenshot that is gone or unreadable is a warning naming the file, and the step keeps its
+number with a grey stand-in that says so.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+from ...core.errors import ConfigError
+from ...rundir.store import TASK, TaskRun, load_run
+from ...rundir.trajectory import StepRecord
+from ..examples import REDACTED, key_values, typed_secrets
+from .capture import read_network, to_capture
+from .grammar import export_action
+from .visual import placeholder, visual
+
+SUCCESS, FAIL = "SUCCESS", "FAIL"
+_DEFAULT_SCREEN = (1280, 720)  # a stand-in's size when the step recorded none
+
+
+@dataclass(frozen=True)
+class ExportedTask:
+    folder: str
+    task_idx: int
+    task_id: str
+    status: str
+    answer: str | None
+    steps: int
+    requests: int
+
+
+@dataclass(frozen=True)
+class Exported:
+    out: Path
+    tasks: tuple[ExportedTask, ...]
+    warnings: tuple[str, ...]
+
+    @property
+    def success(self) -> int:
+        return sum(t.status == SUCCESS for t in self.tasks)
+
+
+def export_webretriever(run_dirs: list[Path], out: Path) -> Exported:
+    runs = [(task, _meta(task)) for run_dir in run_dirs for task in load_run(run_dir).tasks]
+    if not runs:
+        raise ConfigError(f"{', '.join(map(str, run_dirs))}: no task to export")
+    secrets = key_values()
+    warnings: list[str] = []
+    done = [_task(task, meta, idx, out, secrets, warnings)
+            for (task, meta), idx in zip(runs, _indices(meta for _, meta in runs), strict=True)]
+    _summary(out, run_dirs, done, warnings)
+    return Exported(out, tuple(done), tuple(warnings))
+
+
+def status_of(answer: str | None) -> str:
+    """SUCCESS for an ending with a non-empty answer; FAIL for any other (no answer,
+    ``finished()`` alone, ``call_user()``, the step or time limit, an error)."""
+    return SUCCESS if answer is not None and answer.strip() else FAIL
+
+
+def _meta(task: TaskRun) -> dict[str, Any]:
+    """``task.json`` as written (``task_idx``, ``keytra``, ``reference_length`` included
+    when the task file had them); {} when absent or unreadable."""
+    for where in (task.dir, task.dir.parent):
+        path = where / TASK
+        if path.is_file():
+            try:
+                value = json.loads(path.read_text("utf-8"))
+            except (OSError, ValueError):
+                return {}
+            return value if isinstance(value, dict) else {}
+    return {}
+
+
+def _indices(metas: Iterator[dict[str, Any]]) -> list[int]:
+    """Each task's ``task_idx``; one without gets the next number after the largest given."""
+    given = [m.get("task_idx") if isinstance(m.get("task_idx"), int) else None for m in metas]
+    following = max((i for i in given if i is not None), default=-1) + 1
+    out = []
+    for idx in given:
+        if idx is None:
+            idx, following = following, following + 1
+        out.append(idx)
+    return out
+
+
+def _task(task: TaskRun, meta: dict[str, Any], idx: int, out: Path, keys: tuple[str, ...],
+          warnings: list[str]) -> ExportedTask:
+    secrets = (*typed_secrets(task), *keys)
+    task_id = task.result.task_id or task.id
+    folder = f"{idx}_{task_id}" + ("" if task.trial is None else f"_t{task.trial}")
+    where = out / folder
+    if where.exists():
+        shutil.rmtree(where)  # a stale trajectory/<n>.png or filtered_requests.json misleads
+    (where / "trajectory").mkdir(parents=True)
+    (where / "trajectory_visual").mkdir()
+    actions = [_redact(export_action(s), secrets) for s in task.steps]
+    for n, (step, action) in enumerate(zip(task.steps, actions, strict=True)):
+        _images(task, step, n, action, where, warnings)
+    records, bad = read_network(task.dir)
+    warnings.extend(bad)
+    end = task.result.started_at + task.result.elapsed
+    capture = to_capture(records, at=end, secrets=secrets)
+    _write(where / "capture.json", capture)
+    status = status_of(task.result.answer)
+    result = _result(task, meta, idx, status, actions, secrets)
+    _write(where / "result.json", result)
+    return ExportedTask(folder, idx, task_id, status, result["agent_answer"], len(task.steps),
+                        capture["total_requests"])
+
+
+def _result(task: TaskRun, meta: dict[str, Any], idx: int, status: str, actions: list[str],
+            secrets: tuple[str, ...]) -> dict[str, Any]:
+    r = task.result
+    answer = _redact(r.answer, secrets) if r.answer and r.answer.strip() else None
+    viewport = next((s.page_size for s in reversed(task.steps) if all(s.page_size)), None)
+    return {
+        "task_idx": idx, "task_id": r.task_id or task.id, "task": r.task,
+        "key_points": meta.get("keytra") or "", "website": str(meta.get("url") or r.url),
+        "status": status, "reference_length": meta.get("reference_length"),
+        "predict_length": len(actions), "final_result_response": answer or "",
+        "agent_answer": answer, "actions": actions,
+        "thoughts": [_redact(s.thought, secrets) for s in task.steps],
+        "history_resps": [_redact(s.raw_reply, secrets) for s in task.steps],
+        "urls": [s.url for s in task.steps],
+        # webfovea's own, which the reference runner does not write: the viewport the points
+        # are in (the screenshots are as sent, downsampled), and how the task ended here.
+        "viewport": list(viewport) if viewport else None,
+        "webfovea_status": r.status, "error": r.error,
+    }
+
+
+def _images(task: TaskRun, step: StepRecord, n: int, action: str, where: Path,
+            warnings: list[str]) -> None:
+    png, problem = _screenshot(task, step)
+    if png is None:
+        warnings.append(f"{task.dir / (step.screenshot or f'(step {step.step})')}: {problem}; "
+                        f"trajectory/{n}.png is a stand-in")
+        size = step.sent_size if all(step.sent_size) else _DEFAULT_SCREEN
+        png = placeholder(size, f"step {step.step}: screenshot {problem}")
+        drawn = png
+    else:
+        drawn = visual(png, _sent_points(step, action), action)
+    (where / "trajectory" / f"{n}.png").write_bytes(png)
+    (where / "trajectory_visual" / f"{n}.png").write_bytes(drawn)
+
+
+def _screenshot(task: TaskRun, step: StepRecord) -> tuple[bytes | None, str]:
+    if not step.screenshot:
+        return None, "not recorded"
+    path = task.dir / step.screenshot
+    try:
+        png = path.read_bytes()
+        with Image.open(io.BytesIO(png)) as image:
+            image.load()
+    except FileNotFoundError:
+        return None, "missing"
+    except (OSError, ValueError, SyntaxError) as e:
+        return None, f"unreadable ({type(e).__name__})"
+    return png, ""
+
+
+def _sent_points(step: StepRecord, action: str) -> list[tuple[float, float]]:
+    """The action's page points in the sent image's pixels, for drawing."""
+    (sw, sh), (pw, ph) = step.sent_size, step.page_size
+    found = [(float(x), float(y)) for x, y in re.findall(r"\((-?\d+),(-?\d+)\)", action)]
+    if not (sw and sh and pw and ph):
+        return found
+    return [(x * sw / pw, y * sh / ph) for x, y in found]
+
+
+def _redact(text: str | None, secrets: tuple[str, ...]) -> str:
+    out = text or ""
+    for secret in secrets:
+        out = out.replace(secret, REDACTED)
+    return out
+
+
+def _write(path: Path, value: Any) -> None:
+    path.write_text(json.dumps(value, ensure_ascii=False, indent=4), encoding="utf-8")
+
+
+def _summary(out: Path, run_dirs: list[Path], done: list[ExportedTask],
+             warnings: list[str]) -> None:
+    (out / "logs").mkdir(parents=True, exist_ok=True)
+    _write(out / "logs" / "summary.json", {
+        "exported_from": [str(p) for p in run_dirs],
+        "exported_at": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "total": len(done), "completed": len(done),
+        "success": sum(t.status == SUCCESS for t in done),
+        "failed": sum(t.status != SUCCESS for t in done),
+        "requests": sum(t.requests for t in done),
+        "tasks": [{"task_idx": t.task_idx, "task_id": t.task_id, "folder": t.folder,
+                   "status": t.status, "agent_answer": t.answer, "steps": t.steps,
+                   "requests": t.requests} for t in done],
+        "warnings": warnings})
