@@ -13,61 +13,43 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..examples import REDACTED
+from pydantic import ValidationError
 
-NETWORK = "network.jsonl"  # the task directory's request log (docs/contracts.md)
+from ...rundir.network import NETWORK, REDACTED, SECRET_HEADERS, NetworkRecord, read_network
+
 KINDS = ("xhr", "fetch")
-# Never exported, whatever the recorder kept of them: the session's credentials.
-SECRET_HEADERS = frozenset({"cookie", "set-cookie", "authorization", "proxy-authorization"})
 
 
-def read_network(task_dir: Path) -> tuple[list[dict[str, Any]], list[str]]:
-    """The task's ``network.jsonl`` records, and a warning per line that is not one."""
-    path = task_dir / NETWORK
-    if not path.is_file():
-        return [], []
-    records: list[dict[str, Any]] = []
-    warnings: list[str] = []
-    for number, line in enumerate(path.read_text("utf-8", errors="replace").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
-            warnings.append(f"{path} line {number} is not JSON ({e.msg}): left out")
-            continue
-        if isinstance(record, dict) and isinstance(record.get("url"), str):
-            records.append(record)
-        else:
-            warnings.append(f"{path} line {number} is no request record: left out")
-    return records, warnings
+def network_of(task_dir: Path) -> tuple[list[NetworkRecord], list[str]]:
+    """The task's ``network.jsonl`` records, and a warning naming its lines that are not."""
+    read = read_network(task_dir)
+    bad = [f"{task_dir / NETWORK} line {n} is no request record: left out"
+           for n in read.bad_lines]
+    return read.records, bad
 
 
-def to_capture(records: Iterable[Mapping[str, Any]], *, at: float,
+def to_capture(records: Iterable[NetworkRecord], *, at: float,
                secrets: tuple[str, ...]) -> dict[str, Any]:
     """``capture.json`` of the task: its XHR and fetch requests as the reference collector
     writes them, credentials and known secrets removed; ``at``: the capture time."""
-    requests = [_request(r, secrets) for r in records if r.get("resource_type") in KINDS]
+    requests = [_request(r, secrets) for r in records if r.resource_type in KINDS]
     return {"capture_time": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at)),
             "total_requests": len(requests), "all_requests": requests}
 
 
-def _request(r: Mapping[str, Any], secrets: tuple[str, ...]) -> dict[str, Any]:
-    headers = {str(k): _scrub(str(v), secrets) for k, v in (r.get("headers") or {}).items()
-               if str(k).lower() not in SECRET_HEADERS}
-    text = r.get("post_data")
-    body = _scrub(text, secrets) if isinstance(text, str) else None
+def _request(r: NetworkRecord, secrets: tuple[str, ...]) -> dict[str, Any]:
+    headers = {k: _scrub(v, secrets) for k, v in r.headers.items()
+               if k.lower() not in SECRET_HEADERS}
+    body = _scrub(r.post_data, secrets) if r.post_data is not None else None
     out: dict[str, Any] = {
-        "timestamp": r.get("time"), "url": _scrub(str(r["url"]), secrets),
-        "method": r.get("method", "GET"), "headers": headers,
-        "resource_type": r.get("resource_type"), "post_data": body, "post_text": None,
-        "json_data": _json_body(body)}
-    raw = body.encode("utf-8").hex() if body is not None else _hex(r.get("post_data_hex"),
-                                                                     secrets)
+        "timestamp": r.time, "url": _scrub(r.url, secrets), "method": r.method,
+        "headers": headers, "resource_type": r.resource_type, "post_data": body,
+        "post_text": None, "json_data": _json_body(body)}
+    raw = body.encode("utf-8").hex() if body is not None else _hex(r.post_data_hex, secrets)
     if raw:
         out["raw_post_data"] = raw
     return out
@@ -82,10 +64,10 @@ def _json_body(body: str | None) -> Any:
         return None
 
 
-def _hex(value: Any, secrets: tuple[str, ...]) -> str | None:
+def _hex(value: str | None, secrets: tuple[str, ...]) -> str | None:
     """A binary body's hex, or None when it holds a secret's bytes (it cannot be cut out
     of a body that is not text without changing what the body meant)."""
-    if not isinstance(value, str) or not value:
+    if not value:
         return None
     if any(s.encode("utf-8").hex() in value for s in secrets):
         return None
@@ -98,31 +80,34 @@ def _scrub(text: str, secrets: tuple[str, ...]) -> str:
     return text
 
 
-def from_capture(capture: Any) -> tuple[list[dict[str, Any]], str | None]:
+def from_capture(capture: Any) -> tuple[list[NetworkRecord], str | None]:
     """``network.jsonl`` records of a ``capture.json`` (its object, or a bare list as
     NavEval also accepts), and what was wrong when it is neither. The reference collector
-    keeps no response and no step: ``status``, ``content_type``, ``body`` and ``step`` are
-    null."""
+    keeps no response and no step: ``status``, ``content_type`` and ``body`` are null and
+    every request is step 0."""
     requests = capture if isinstance(capture, list) else \
         capture.get("all_requests") if isinstance(capture, dict) else None
     if not isinstance(requests, list):
         return [], "it holds no all_requests list"
-    out = [_record(r) for r in requests if isinstance(r, dict) and isinstance(r.get("url"), str)]
+    out = [record for r in requests if (record := _record(r)) is not None]
     skipped = len(requests) - len(out)
-    return out, f"{skipped} request(s) without a url left out" if skipped else None
+    return out, f"{skipped} request(s) that are no request record left out" if skipped else None
 
 
-def _record(r: Mapping[str, Any]) -> dict[str, Any]:
-    text = r.get("post_data")
-    text = text if isinstance(text, str) else None
-    record: dict[str, Any] = {
-        "time": r.get("timestamp"), "step": None, "frame_url": None, "page_url": None,
-        "url": r["url"], "method": r.get("method", "GET"), "resource_type": r.get("resource_type"),
-        "headers": {str(k).lower(): (REDACTED if str(k).lower() in SECRET_HEADERS else str(v))
+def _record(r: Any) -> NetworkRecord | None:
+    if not isinstance(r, dict) or not isinstance(r.get("url"), str):
+        return None
+    text = r.get("post_data") if isinstance(r.get("post_data"), str) else None
+    fields: dict[str, Any] = {
+        "time": r.get("timestamp") or 0.0, "url": r["url"],
+        "method": str(r.get("method") or "GET"),
+        "resource_type": str(r.get("resource_type") or ""),
+        "headers": {str(k).lower(): REDACTED if str(k).lower() in SECRET_HEADERS else str(v)
                     for k, v in (r.get("headers") or {}).items()},
-        "post_data": text, "post_data_hex": r.get("raw_post_data") or None,
-        "status": None, "content_type": None, "body": None, "body_size": None,
-        "body_truncated": False, "failure": None}
+        "post_data": text, "post_data_hex": r.get("raw_post_data") or None}
     if r.get("json_data") is not None:
-        record["post_json"] = r["json_data"]
-    return record
+        fields["post_json"] = r["json_data"]
+    try:
+        return NetworkRecord.model_validate(fields)
+    except ValidationError:
+        return None

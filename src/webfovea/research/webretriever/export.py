@@ -29,7 +29,7 @@ from ...core.errors import ConfigError
 from ...rundir.store import TASK, TaskRun, load_run
 from ...rundir.trajectory import StepRecord
 from ..examples import REDACTED, key_values, typed_secrets
-from .capture import read_network, to_capture
+from .capture import network_of, to_capture
 from .grammar import export_action
 from .visual import placeholder, visual
 
@@ -116,7 +116,7 @@ def _task(task: TaskRun, meta: dict[str, Any], idx: int, out: Path, keys: tuple[
     actions = [_redact(export_action(s), secrets) for s in task.steps]
     for n, (step, action) in enumerate(zip(task.steps, actions, strict=True)):
         _images(task, step, n, action, where, warnings)
-    records, bad = read_network(task.dir)
+    records, bad = network_of(task.dir)
     warnings.extend(bad)
     end = task.result.started_at + task.result.elapsed
     capture = to_capture(records, at=end, secrets=secrets)

@@ -25,8 +25,9 @@ from PIL import Image
 from ...actions.registry import Point
 from ...browser.capture import png_size
 from ...core.errors import ConfigError
+from ...rundir.network import NETWORK
 from ..trajectories.record import Foreign, ForeignStep, write
-from .capture import NETWORK, from_capture
+from .capture import from_capture
 from .grammar import CALL_USER, read_action
 
 SOURCE = "webretriever"
@@ -192,7 +193,7 @@ def _network(folder: Path, where: Path, warnings: list[str]) -> int | None:
         warnings.append(f"{path}: {problem}")
     with (where / NETWORK).open("w", encoding="utf-8") as f:
         for record in records:
-            f.write(json.dumps(record, ensure_ascii=False) + "\n")
+            f.write(record.line() + "\n")
     return len(records)
 
 
