@@ -125,6 +125,11 @@ def _export_webretriever(ns: argparse.Namespace) -> int:
     requests = sum(t.requests for t in done.tasks)
     print(f"exported {len(done.tasks)} task(s) to {ns.out} ({done.success} SUCCESS, "
           f"{len(done.tasks) - done.success} FAIL, {requests} requests in capture.json)")
+    other = done.not_final_last()
+    if other:
+        print(f"note: on this file system NavEval would take another step's screenshot as the "
+              f"final one for {len(other)} task(s) (it takes os.listdir's last entry of "
+              "trajectory/; logs/summary.json names it per task)", file=sys.stderr)
     return 0
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shutil
 import time
@@ -46,6 +47,9 @@ class ExportedTask:
     answer: str | None
     steps: int
     requests: int
+    # What NavEval takes for the final screenshot here: the last name os.listdir gives,
+    # in the order the file system keeps (ext4: a hash of the name; tmpfs: newest first).
+    naveval_last: str | None
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,12 @@ class Exported:
     @property
     def success(self) -> int:
         return sum(t.status == SUCCESS for t in self.tasks)
+
+    def not_final_last(self) -> list[ExportedTask]:
+        """Tasks whose trajectory/ lists another step's screenshot last on this file system:
+        NavEval would show its judge that one as the final screenshot."""
+        return [t for t in self.tasks
+                if t.steps and t.naveval_last != f"{t.steps - 1}.png"]
 
 
 def export_webretriever(run_dirs: list[Path], out: Path) -> Exported:
@@ -124,8 +134,9 @@ def _task(task: TaskRun, meta: dict[str, Any], idx: int, out: Path, keys: tuple[
     status = status_of(task.result.answer)
     result = _result(task, meta, idx, status, actions, secrets)
     _write(where / "result.json", result)
+    listed = os.listdir(where / "trajectory")
     return ExportedTask(folder, idx, task_id, status, result["agent_answer"], len(task.steps),
-                        capture["total_requests"])
+                        capture["total_requests"], listed[-1] if listed else None)
 
 
 def _result(task: TaskRun, meta: dict[str, Any], idx: int, status: str, actions: list[str],
@@ -211,5 +222,6 @@ def _summary(out: Path, run_dirs: list[Path], done: list[ExportedTask],
         "requests": sum(t.requests for t in done),
         "tasks": [{"task_idx": t.task_idx, "task_id": t.task_id, "folder": t.folder,
                    "status": t.status, "agent_answer": t.answer, "steps": t.steps,
-                   "requests": t.requests} for t in done],
+                   "requests": t.requests, "naveval_last_screenshot": t.naveval_last}
+                  for t in done],
         "warnings": warnings})
