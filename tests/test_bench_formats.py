@@ -46,6 +46,7 @@ def test_an_online_mind2web_array_is_read_and_has_no_reference() -> None:
     assert (task.id, task.url, task.answer) == ("b7e1f0c2a4d94e6f8a1c3d5e7f9a0b2c",
                                                 "http://rankings.fovea.test/", None)
     assert task.tags == ("online-mind2web", "easy")
+    assert task.reference_length == 4  # kept: bench --step-budget reference_length
 
 
 def test_published_assistantbench_lines_carry_their_answer() -> None:

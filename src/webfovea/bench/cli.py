@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..console.options import BenchOptions, BenchSettings, Prices, add_run_options, flags_from
 from ..core.errors import ConfigError
+from .formats import TASK_FORMATS
+from .presets import PRESETS
 
 if TYPE_CHECKING:
     from .store import Store
@@ -69,9 +71,9 @@ def register(subparsers: Any) -> dict[str, Handler]:
 
 def _bench_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("tasks", type=Path, help="task file: JSON Lines, or a published benchmark's "
-                                            "(WebVoyager, Online-Mind2Web, AssistantBench)")
-    p.add_argument("--format", dest="task_format", default="auto",
-                   choices=("auto", "jsonl", "webvoyager", "online-mind2web", "assistantbench"),
+                                            "(WebVoyager, Online-Mind2Web, AssistantBench, "
+                                            "WebRetriever)")
+    p.add_argument("--format", dest="task_format", default="auto", choices=TASK_FORMATS,
                    help="the task file's shape (default: told by its fields)")
     p.add_argument("--references", type=Path, metavar="FILE",
                    help="WebVoyager's reference answers (default: reference_answer.json "
@@ -96,6 +98,18 @@ def _bench_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--judge", default=hidden,
                    help="model spec of a judge for semantic equivalence (off by default)")
     p.add_argument("--judge-base-url", default=hidden)
+    p.add_argument("--preset", default=hidden, metavar="NAME", choices=PRESETS,
+                   help="a benchmark's rules as one switch: webretriever-2026 (the 2026 "
+                        "WebRetriever Challenge: at most 100 steps, a model request at most "
+                        "180 s, no model retries, at most 8 workers, search engines refused); "
+                        "see docs/task-files.md")
+    p.add_argument("--no-keytra", action="store_true", default=hidden,
+                   help="leave the task file's keytra (WebRetriever's operational "
+                        "documentation, Protocol II) out of the prompt: Protocol I on the "
+                        "same file")
+    p.add_argument("--step-budget", default=hidden, metavar="reference_length[*K]",
+                   help="each task's step limit from its reference_length (K times it, rounded "
+                        "up), at most --max-steps; tasks without one keep --max-steps")
     p.add_argument("--host-resolver-rules", action="append", metavar="RULES", default=hidden,
                    help="Chromium host resolver rules, e.g. 'MAP *.fovea.test 127.0.0.1:8001'; "
                         "repeat to give each worker its own (worker i uses the i-th)")

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import json
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +21,10 @@ from ..core.errors import EXIT_CODES, ConfigError, ModelError
 from ..models.loader import load_model
 from ..models.model_options import preflight_or_skip
 from ..viewer.report import write_report
+from .budgets import StepBudget
 from .execute import Job
 from .lock import LOCK_NAME, RunLock
+from .presets import Preset, load_preset
 from .report import build_report, print_table
 from .resume import check_same_settings, check_same_tasks, effective_settings
 from .runner import FREE_SETTINGS, Launch, plan, resolve_settings, run
@@ -53,7 +55,10 @@ def _prepare_and_run(options: BenchOptions, store: Store | None) -> int:
     given = {k: v for k, v in _jsonable(options.settings).items() if k in options.given}
     settings = BenchSettings.from_json(resolve_settings(
         recorded, given=given, defaults=_jsonable(default_settings())))
-    job = _job(settings)
+    preset = load_preset(settings.preset) if settings.preset else None
+    if preset is not None:
+        settings = _within(preset, settings, options, new=recorded is None)
+    job = _job(settings, preset)
     task_file = read_tasks(options.tasks, fmt=options.task_format,  # type: ignore[arg-type]
                            references=options.references)
     for problem in task_file.problems:
@@ -66,6 +71,9 @@ def _prepare_and_run(options: BenchOptions, store: Store | None) -> int:
         check_same_settings(store, effective_settings(job), force=options.force)
     asyncio.run(_check_models(job, settings))
     asyncio.run(_preflight(job, settings))
+    if preset is not None:
+        print(f"webfovea: {preset.announcement(max_steps=settings.max_steps, workers=options.workers)}",
+              file=sys.stderr)
     if store is None:
         options.out.mkdir(parents=True, exist_ok=True)
         with RunLock(options.out):
@@ -95,12 +103,27 @@ def _check_fresh(out: Path) -> None:
         raise ConfigError(f"--out {out} exists and is not an empty directory")
 
 
-def _job(settings: BenchSettings) -> Job:
+def _within(preset: Preset, settings: BenchSettings, options: BenchOptions, *,
+            new: bool) -> BenchSettings:
+    """The settings under ``preset``'s ceilings: a new run not given --max-steps takes the
+    preset's; asking for more steps or workers than it allows is refused."""
+    if new and "max_steps" not in options.given:
+        settings = replace(settings, max_steps=preset.max_steps)
+    preset.check_steps(settings.max_steps)
+    preset.check_workers(options.workers)
+    return settings
+
+
+def _job(settings: BenchSettings, preset: Preset | None = None) -> Job:
     inputs.base_url(settings.judge_base_url, flag="--judge-base-url")
     run_options = settings.options(per_task=True)  # site snapshots: DIR/<task id> each
     cdp_urls = tuple(u.strip() for u in (settings.cdp_url or "").split(",") if u.strip())
-    return Job(model=run_options.model, base_url=run_options.base_url, agent=run_options.agent,
-               browser=run_options.browser, host_rules=settings.host_rules(), cdp_urls=cdp_urls)
+    agent = replace(run_options.agent, keytra=not settings.no_keytra,
+                    **(preset.agent_settings() if preset else {}))
+    budget = StepBudget.parse(settings.step_budget) if settings.step_budget else None
+    return Job(model=run_options.model, base_url=run_options.base_url, agent=agent,
+               browser=run_options.browser, host_rules=settings.host_rules(), cdp_urls=cdp_urls,
+               step_budget=budget)
 
 
 async def _check_models(job: Job, settings: BenchSettings) -> None:
@@ -151,6 +174,8 @@ def _bench(options: BenchOptions, store: Store, settings: BenchSettings, job: Jo
                                 "tasks_file": str(options.tasks),
                                 "tasks_sha256": task_file.sha256,
                                 "effective": effective_settings(job),
+                                **({"preset": load_preset(settings.preset).record()}
+                                   if settings.preset else {}),
                                 **{k: recorded.get(k) for k in sorted(FREE_SETTINGS)}})
     err = Console(stderr=True)
     total = len(selected) * settings.trials

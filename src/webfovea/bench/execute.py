@@ -24,6 +24,7 @@ from ..loop.agent import run_task
 from ..models.loader import load_model, retry_policy
 from ..rundir.store import read_result, write_result
 from ..rundir.trajectory import ResultRecord
+from .budgets import StepBudget
 
 # Statuses the bench adds to webfovea.core.errors.TaskStatus.
 HARNESS_ERROR = "harness_error"  # an unexpected exception inside the harness: a bug to report
@@ -44,6 +45,14 @@ class Job:
     # DevTools endpoints of remote browsers, one per slot (slot i attaches to entry i modulo
     # their number), e.g. a pool of browser containers. Empty: the browser config's own.
     cdp_urls: tuple[str, ...] = ()
+    # Each task's steps from its reference_length (--step-budget); None: --max-steps for all.
+    step_budget: StepBudget | None = None
+
+    def agent_for(self, task: Task) -> AgentConfig:
+        """The agent config of one task: the run's, with the task's own step budget."""
+        if self.step_budget is None:
+            return self.agent
+        return replace(self.agent, max_steps=self.step_budget.steps(task, self.agent.max_steps))
 
     def browser_for(self, slot: int) -> BrowserConfig:
         browser = self.browser
@@ -68,12 +77,12 @@ async def execute(task: Task, job: Job, session: BrowserSession, out: Path) -> R
         shutil.rmtree(out)  # a rerun (resume) starts an unfinished task's directory afresh
     out.mkdir(parents=True)
     try:
-        model = load_model(job.model, base_url=job.base_url,
+        model = load_model(job.model, base_url=job.base_url, timeout=job.agent.model_timeout,
                            host_rules=session.config.host_rules, retry=retry_policy(job.agent))
     except WebfoveaError as e:
         return close_record(task, out, "model_error", f"could not load the model: {e}")
     try:
-        run = run_task(task, model=model, session=session, config=job.agent, out=out)
+        run = run_task(task, model=model, session=session, config=job.agent_for(task), out=out)
         return await _bounded(task, job, session, run, out)
     finally:
         with contextlib.suppress(Exception):

@@ -5,12 +5,18 @@
   (``reference_answer.json``: ``{web_name: {"answers": [{"id": 0, "type": "golden" |
   "possible", "ans": ...}]}}``), keyed by site name and the number after ``--``.
 * **Online-Mind2Web**: one JSON array of ``task_id``, ``confirmed_task``, ``website``,
-  ``reference_length``, ``level``; no reference answers (score it by evidence).
+  ``reference_length`` (kept, for ``--step-budget``), ``level``; no reference answers (score
+  it by evidence).
 * **AssistantBench** (``assistant_bench_v1.0_dev.jsonl``, ``…_test.jsonl`` on Hugging Face):
   JSON Lines of ``id``, ``set``, ``task``, ``answer`` (null in the test split, scored on the
   project's leaderboard), ``gold_url``, ``explanation``, ``metadata``, ``difficulty``; some
   copies call the reference ``gold_answer``. The tasks name no start page, so they start at a
   search engine (:data:`ASSISTANTBENCH_START`) unless a line gives ``url`` or ``start_url``.
+* **WebRetriever** (``data/example_tasks.json``, ``evaluation/protocol3_sample_8.json`` of the
+  reference agent): one JSON array of ``task_idx``, ``task_id``, ``website`` (some without a
+  scheme), ``task``, and optionally ``answer`` (Protocol III; often several lines), ``keytra``
+  (Protocol II's operational documentation) and ``reference_length``. Online-Mind2Web's
+  array also has ``task_id`` and ``website``; ``task_idx`` and ``task`` tell them apart.
 
 Shapes are told apart by their field names; ``--format`` overrides the guess.
 """
@@ -24,12 +30,16 @@ from typing import Any, Literal
 
 from ..core.errors import ConfigError
 
-TaskFormat = Literal["auto", "jsonl", "webvoyager", "online-mind2web", "assistantbench"]
+TaskFormat = Literal["auto", "jsonl", "webvoyager", "online-mind2web", "assistantbench",
+                     "webretriever"]
 TASK_FORMATS: tuple[TaskFormat, ...] = ("auto", "jsonl", "webvoyager", "online-mind2web",
-                                        "assistantbench")
+                                        "assistantbench", "webretriever")
+# The formats published as one JSON array rather than JSON Lines.
+ARRAY_FORMATS: frozenset[TaskFormat] = frozenset({"online-mind2web", "webretriever"})
 ASSISTANTBENCH_START = "https://duckduckgo.com/"
 WEBVOYAGER_ANSWERS = "reference_answer.json"  # looked for next to the task file
 ASSISTANTBENCH_FIELDS = frozenset({"gold_url", "gold_answer"})
+WEBRETRIEVER_OPTIONAL = ("task_idx", "keytra", "reference_length")  # kept on the Task
 
 
 def detect(record: Mapping[str, Any]) -> TaskFormat:
@@ -38,6 +48,8 @@ def detect(record: Mapping[str, Any]) -> TaskFormat:
         return "webvoyager"
     if "confirmed_task" in record:
         return "online-mind2web"
+    if {"task_idx", "task"} <= record.keys():
+        return "webretriever"
     # ``task`` and ``answer`` are also WebRetriever's names in our own JSON Lines, so the
     # fields only AssistantBench has tell it apart.
     if "task" in record and not ASSISTANTBENCH_FIELDS.isdisjoint(record.keys()):
@@ -59,8 +71,13 @@ def to_ours(record: dict[str, Any], fmt: TaskFormat,
     if fmt == "online-mind2web":
         level = record.get("level")
         return {"id": record.get("task_id"), "instruction": record.get("confirmed_task"),
-                "url": record.get("website"),
+                "url": record.get("website"), "reference_length": record.get("reference_length"),
                 "tags": ["online-mind2web", *([str(level)] if level else [])]}
+    if fmt == "webretriever":
+        return {"id": record.get("task_id"), "instruction": record.get("task"),
+                "url": record.get("website"), "answer": record.get("answer"),
+                "tags": ["webretriever"],
+                **{name: record[name] for name in WEBRETRIEVER_OPTIONAL if name in record}}
     if fmt == "assistantbench":
         difficulty = record.get("difficulty")
         return {"id": record.get("id"), "instruction": record.get("task"),
@@ -103,8 +120,21 @@ def webvoyager_answers(path: Path | None) -> dict[tuple[str, int], str]:
     return out
 
 
+def array_format(records: list[Any], fmt: TaskFormat) -> TaskFormat | None:
+    """The published format of a task file that is one JSON array: ``fmt`` when it names one,
+    else what the first object's fields say; None when the array is no published shape."""
+    if fmt in ARRAY_FORMATS:
+        return fmt
+    first = next((r for r in records if isinstance(r, dict)), None)
+    if fmt != "auto" or first is None:
+        return None
+    found = detect(first)
+    return found if found in ARRAY_FORMATS else None
+
+
 def array_records(text: str) -> list[Any] | None:
-    """The records of a task file that is one JSON array (Online-Mind2Web); None otherwise."""
+    """The records of a task file that is one JSON array (Online-Mind2Web, WebRetriever);
+    None otherwise."""
     if not text.lstrip().startswith("["):
         return None
     try:

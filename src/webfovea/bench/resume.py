@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from ..core.ablations import ABLATIONS
+from ..core.config import AgentConfig
 from ..core.errors import ConfigError
 from .execute import Job
 from .store import Store
@@ -19,6 +20,9 @@ _WHERE = frozenset({"browser.headless", "browser.executable", "browser.cdp_url",
                     "browser.host_rules",
                     # Where the grounder's key is read from changes no result.
                     "grounder.api_key_env"})
+
+
+_ADDED_LATER = ("keytra", "model_timeout", "model_retries", "block_domains", "block_reason")
 
 
 def check_same_tasks(store: Store, task_file: TaskFile, *, force: bool) -> None:
@@ -59,6 +63,13 @@ def effective_settings(job: Job) -> dict[str, Any]:
     tree.pop("ablate")
     if job.agent.ablate:
         tree["ablate"] = ",".join(n for n in ABLATIONS if n in job.agent.ablate)
+    # Settings added later leave no key at their defaults, so an older run still resumes.
+    defaults = dataclasses.asdict(AgentConfig())
+    for key in _ADDED_LATER:
+        if tree[key] == defaults[key]:
+            tree.pop(key)
+    if job.step_budget is not None:
+        tree["step_budget"] = dataclasses.asdict(job.step_budget)
     flat = _flatten(json.loads(json.dumps(tree)))
     return {k: v for k, v in sorted(flat.items()) if k not in _WHERE}
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..core.errors import ConfigError
-from ..core.task import AnswerType, Task
+from ..core.task import OPTIONAL_FIELDS, AnswerType, Task
 from ..rundir.trajectory import ResultRecord, StepRecord
 from .scorer import Verdict
 from .tasks import task_dir_name
@@ -40,7 +40,7 @@ CREATE TABLE IF NOT EXISTS tasks (
     task_id TEXT NOT NULL, trial INTEGER NOT NULL DEFAULT 1,
     position INTEGER NOT NULL, dir TEXT NOT NULL,
     instruction TEXT NOT NULL, url TEXT NOT NULL, reference TEXT, answer_type TEXT NOT NULL,
-    tags TEXT NOT NULL,
+    tags TEXT NOT NULL, extras TEXT,
     state TEXT NOT NULL DEFAULT 'pending',
     status TEXT, answer TEXT, correct INTEGER, matcher TEXT, verdict TEXT,
     steps INTEGER, elapsed REAL, input_tokens INTEGER, output_tokens INTEGER,
@@ -78,6 +78,7 @@ class TaskRow:
     reference: str | None
     answer_type: AnswerType
     tags: tuple[str, ...]
+    extras: dict[str, Any]  # the task's OPTIONAL_FIELDS that are set (WebRetriever's)
     state: str
     status: str | None
     answer: str | None
@@ -98,7 +99,8 @@ class TaskRow:
     @property
     def task(self) -> Task:
         return Task(instruction=self.instruction, url=self.url, id=self.task_id,
-                    answer=self.reference, answer_type=self.answer_type, tags=self.tags)
+                    answer=self.reference, answer_type=self.answer_type, tags=self.tags,
+                    **self.extras)
 
 
 class Store:
@@ -215,9 +217,10 @@ class Store:
                 position += 1
                 c.executemany(
                     "INSERT INTO tasks (task_id, trial, position, dir, instruction, url, "
-                    "reference, answer_type, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "reference, answer_type, tags, extras) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(task.id, trial, position, task_dir_name(task.id), task.instruction,
-                      task.url, task.answer, task.answer_type, json.dumps(list(task.tags)))
+                      task.url, task.answer, task.answer_type, json.dumps(list(task.tags)),
+                      json.dumps(_extras(task), ensure_ascii=False))
                      for trial in range(1, trials + 1)])
 
     def unfinished(self, task_ids: Sequence[str], *, trials: int = 1) -> list[tuple[str, int]]:
@@ -275,21 +278,36 @@ def _bool(value: bool | None) -> int | None:
     return None if value is None else int(value)
 
 
+def _extras(task: Task) -> dict[str, Any]:
+    return {name: getattr(task, name) for name in OPTIONAL_FIELDS
+            if getattr(task, name) is not None}
+
+
+def _row_extras(row: sqlite3.Row) -> dict[str, Any]:
+    """A row's extras; a store written before they existed has none (NULL)."""
+    value = json.loads(row["extras"] or "{}")
+    return {k: v for k, v in value.items() if k in OPTIONAL_FIELDS}
+
+
 def _task_definition(task: Task) -> tuple[Any, ...]:
-    return (task.instruction, task.url, task.answer, task.answer_type, list(task.tags))
+    return (task.instruction, task.url, task.answer, task.answer_type, list(task.tags),
+            _extras(task))
 
 
 def _definition(row: sqlite3.Row) -> tuple[Any, ...]:
     return (row["instruction"], row["url"], row["reference"], row["answer_type"],
-            json.loads(row["tags"]))
+            json.loads(row["tags"]), _row_extras(row))
 
 
 def _add_trials(conn: sqlite3.Connection) -> None:
-    """A store of schema 1 (one row per task) gets the trial column, every row trial 1."""
+    """A store of schema 1 (one row per task) gets the trial column, every row trial 1; a
+    store from before WebRetriever's task fields gets their column (NULL: none)."""
     for table in ("tasks", "steps"):
         columns = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
         if "trial" not in columns:
             conn.execute(f"ALTER TABLE {table} ADD COLUMN trial INTEGER NOT NULL DEFAULT 1")
+    if "extras" not in {r[1] for r in conn.execute("PRAGMA table_info(tasks)")}:
+        conn.execute("ALTER TABLE tasks ADD COLUMN extras TEXT")
 
 
 def _step_row(task_id: str, trial: int, s: StepRecord) -> tuple[Any, ...]:
@@ -303,6 +321,7 @@ def _task_row(r: sqlite3.Row) -> TaskRow:
     return TaskRow(
         task_id=r["task_id"], trial=r["trial"], dir=r["dir"], instruction=r["instruction"], url=r["url"],
         reference=r["reference"], answer_type=r["answer_type"], tags=tuple(json.loads(r["tags"])),
+        extras=_row_extras(r),
         state=r["state"], status=r["status"], answer=r["answer"],
         correct=None if r["correct"] is None else bool(r["correct"]), matcher=r["matcher"],
         verdict=r["verdict"], steps=r["steps"] or 0, elapsed=r["elapsed"] or 0.0,

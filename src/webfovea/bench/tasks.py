@@ -1,7 +1,7 @@
 """Task files (the JSON Lines contract of docs/contracts.md, WebRetriever's field names too) and splits.
 
 A bad line never stops the others: it becomes a :class:`LineProblem` naming its line
-number and the reason.
+number (in a task file that is one JSON array, the element's index, from 0) and the reason.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from ..console.inputs import web_url
 from ..core.errors import ConfigError
@@ -21,8 +21,8 @@ from .formats import (
     TASK_FORMATS,
     WEBVOYAGER_ANSWERS,
     TaskFormat,
+    array_format,
     array_records,
-    detect,
     to_ours,
     webvoyager_answers,
 )
@@ -36,11 +36,12 @@ FIELDS = {"id": ("id", "task_id"), "instruction": ("instruction", "task"),
 
 @dataclass(frozen=True)
 class LineProblem:
-    line: int
+    line: int  # the line number from 1; in an array: the element's index from 0 (jq's .[i])
     reason: str
+    kind: Literal["line", "element"] = "line"
 
     def __str__(self) -> str:
-        return f"line {self.line}: {self.reason}"
+        return f"{self.kind} {self.line}: {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -69,33 +70,32 @@ def read_tasks(path: Path, *, fmt: TaskFormat = "auto", references: Path | None 
     text = raw.decode("utf-8-sig", errors="replace")
     answers = webvoyager_answers(references or path.with_name(WEBVOYAGER_ANSWERS))
     array = array_records(text)
-    if array is not None and not _is_mind2web(array, fmt):
+    shape = array_format(array, fmt) if array is not None else None
+    if array is not None and shape is None:
         raise ConfigError(f"{path} is one JSON array; task files are JSON Lines, one task object "
-                          f"per line (convert it with: jq -c '.[]' {path}), or Online-Mind2Web's "
-                          "array (--format online-mind2web)")
-    lines = ([json.dumps(r) for r in array] if array is not None else text.splitlines())
-    for number, line in enumerate(lines, start=1):
+                          f"per line (convert it with: jq -c '.[]' {path}), or the array of "
+                          "Online-Mind2Web or WebRetriever (--format online-mind2web, "
+                          "--format webretriever)")
+    # An array's elements are numbered as jq numbers them (.[0] first); lines from 1.
+    kind: Literal["line", "element"] = "element" if array is not None else "line"
+    numbered = (enumerate((json.dumps(r) for r in array), start=0) if array is not None
+                else enumerate(text.splitlines(), start=1))
+    for number, line in numbered:
         if not line.strip():
             continue
         try:
-            task = parse_line(line, fmt=fmt, answers=answers)
+            task = parse_line(line, fmt=shape or fmt, answers=answers)
         except ValueError as e:
-            problems.append(LineProblem(number, str(e)))
+            problems.append(LineProblem(number, str(e), kind))
             continue
         if task.id in first_line:
             problems.append(LineProblem(number, f"duplicate id {task.id!r} "
-                                                f"(first on line {first_line[task.id]})"))
+                                                f"(first on {kind} {first_line[task.id]})",
+                                        kind))
             continue
         first_line[task.id] = number
         tasks.append(task)
     return TaskFile(path, tuple(tasks), tuple(problems), hashlib.sha256(raw).hexdigest())
-
-
-def _is_mind2web(records: list[Any], fmt: TaskFormat) -> bool:
-    if fmt == "online-mind2web":
-        return True
-    return fmt == "auto" and bool(records) and isinstance(records[0], dict) and \
-        detect(records[0]) == "online-mind2web"
 
 
 def parse_line(line: str, *, fmt: TaskFormat = "auto",
@@ -124,7 +124,10 @@ def task_from_record(record: dict[str, Any]) -> Task:
         tags = (*tags, UNREACHABLE)  # webfovea references --unreachable: left out of success
     return Task(instruction=instruction.strip(), url=_url(_field(record, "url")),
                 id=task_id.strip(), answer=_answer(record.get("answer")),
-                answer_type=_answer_type(record.get("answer_type", "auto")), tags=tags)
+                answer_type=_answer_type(record.get("answer_type", "auto")), tags=tags,
+                task_idx=_whole(record, "task_idx", least=0),
+                keytra=_keytra(record.get("keytra")),
+                reference_length=_whole(record, "reference_length", least=1))
 
 
 def _field(record: dict[str, Any], name: str) -> Any:
@@ -153,6 +156,27 @@ def _answer(value: Any) -> str | None:
     if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
         return "; ".join(str(v) for v in value)  # the list matcher splits on ";"
     raise ValueError("`answer` must be a string, a number or a list of them")
+
+
+def _whole(record: dict[str, Any], name: str, *, least: int) -> int | None:
+    """An optional whole-number field (WebRetriever's ``task_idx``, ``reference_length``)."""
+    value = record.get(name)
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"`{name}` must be a whole number of at least {least}, got {value!r}")
+    return value
+
+
+def _keytra(value: Any) -> str | None:
+    """Protocol II's operational documentation: text, or none (null or empty)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"`keytra` must be text, got {type(value).__name__}")
+    return value.strip()
 
 
 def _answer_type(value: Any) -> AnswerType:

@@ -95,11 +95,15 @@ class DomainLock:
     @classmethod
     async def for_task(cls, tabs: Tabs, entry_url: str, allow_domains: tuple[str, ...], *,
                        downstream: Downstream | None = None,
-                       documents: DocumentView | None = None) -> DomainLock:
+                       documents: DocumentView | None = None,
+                       block_domains: tuple[str, ...] = (),
+                       block_reason: str = "refused in this run") -> DomainLock:
         """The lock of a task that starts at ``entry_url``, installed on its context; requests
-        it lets through go to ``downstream`` (a site snapshot replay) if given."""
-        lock = cls(DomainPolicy.for_task(entry_url, allow_domains), tabs, downstream=downstream,
-                   documents=documents)
+        it lets through go to ``downstream`` (a site snapshot replay) if given;
+        ``block_domains`` are refused even where the site or ``allow_domains`` allow them."""
+        policy = DomainPolicy.for_task(entry_url, allow_domains, block_domains=block_domains,
+                                       block_reason=block_reason)
+        lock = cls(policy, tabs, downstream=downstream, documents=documents)
         await lock.install()
         return lock
 

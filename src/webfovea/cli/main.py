@@ -116,6 +116,7 @@ async def run_one(task: Task, options: RunOptions, out: Path, *,
 
     check_snapshot(options.agent.site)
     model = load_model(options.model, base_url=options.base_url,
+                       timeout=options.agent.model_timeout,
                        host_rules=options.browser.host_rules, retry=retry_policy(options.agent))
     try:
         await _preflight(task, options, model.name, out if record_preflight else None)

@@ -199,6 +199,9 @@ class BenchSettings(RunFlags):
     part: str | None = None
     host_resolver_rules: tuple[str, ...] = ()
     trials: int = 1
+    preset: str | None = None  # --preset NAME: a benchmark's rules (webfovea.bench.presets)
+    no_keytra: bool = False  # leave the task file's keytra out of the prompt (Protocol I)
+    step_budget: str | None = None  # reference_length[*K]: per-task steps (bench.budgets)
 
     def host_rules(self) -> tuple[tuple[str, ...], ...]:
         """Chromium host rules per concurrent slot (``--host-resolver-rules``, split on ,)."""

@@ -179,9 +179,26 @@ class AgentConfig:
         return frozenset(forms | ({"mark"} if "marks" in self.observation else set()))
 
     ablate: frozenset[str] = frozenset()  # fixes turned off (core.ablations, --ablate)
+    # The task file's operational documentation (WebRetriever's keytra) in the task text;
+    # bench --no-keytra leaves it out (dialects.task_prompt).
+    keytra: bool = True
+    # One model request's seconds, and its retries (None: the shared retry policy's own;
+    # 0: a failed call fails the task). bench --preset sets them (bench.presets).
+    model_timeout: float = 120.0
+    model_retries: int | None = None
+    # Hosts top-level navigation never reaches, even the entry URL or an --allow-domain
+    # (the preset's search engines), and what a refusal says about one.
+    block_domains: tuple[str, ...] = ()
+    block_reason: str = "refused in this run"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "ablate", check_ablate(self.ablate))
+        if self.model_timeout <= 0:
+            raise ConfigError(f"the model timeout must be positive, got {self.model_timeout}")
+        if self.model_retries is not None and self.model_retries < 0:
+            raise ConfigError(f"model retries must be 0 or more, got {self.model_retries}")
+        object.__setattr__(self, "block_domains",
+                           tuple(normalise_domain(d) for d in self.block_domains))
         if self.max_download_mb < 0:
             raise ConfigError(f"--max-download-mb must be 0 or more, got {self.max_download_mb}")
         if self.max_steps < 1:

@@ -2,7 +2,9 @@
 
 A task stays on its entry URL's *site*: the registrable domain (eTLD+1, from the
 public suffix list bundled with tldextract — never fetched) and its subdomains,
-plus the ``--allow-domain`` list. IP addresses and single-label hosts
+plus the ``--allow-domain`` list, minus the hosts a run refuses outright (the search
+engines of the WebRetriever Challenge's preset: refused even where the site or the allow
+list would let them through, the entry URL included). IP addresses and single-label hosts
 (``localhost``) are sites of their own; a host under a suffix the list does not
 know (``shop.fovea.test``) takes its last label as the suffix, as Chromium does.
 """
@@ -85,13 +87,18 @@ class DomainPolicy:
 
     entry_url: str
     domains: tuple[str, ...]
+    blocked: tuple[str, ...] = ()  # hosts (and their subdomains) never reached
+    blocked_why: str = "refused in this run"  # what the verdict says about one of them
 
     @classmethod
-    def for_task(cls, entry_url: str, allow_domains: tuple[str, ...] = ()) -> DomainPolicy:
+    def for_task(cls, entry_url: str, allow_domains: tuple[str, ...] = (), *,
+                 block_domains: tuple[str, ...] = (),
+                 block_reason: str = "refused in this run") -> DomainPolicy:
         host = urlsplit(entry_url).hostname
         own = (site_of(host),) if host else ()
         extra = tuple(normalise_domain(d) for d in allow_domains)
-        return cls(entry_url, tuple(dict.fromkeys(own + extra)))
+        return cls(entry_url, tuple(dict.fromkeys(own + extra)),
+                   tuple(normalise_domain(d) for d in block_domains), block_reason)
 
     def verdict(self, url: str) -> str | None:
         """None when a top-level document may load ``url``; else why not, as a short clause.
@@ -100,15 +107,17 @@ class DomainPolicy:
         """
         if url in ("", "about:blank") or url.startswith(("about:blank#", "about:blank?")):
             return None
+        parts = urlsplit(url)
+        host = (parts.hostname or "").rstrip(".").lower()
+        if any(_host_matches(host, d) for d in self.blocked):
+            return f"{host} is {self.blocked_why}"
         if _same_url(url, self.entry_url):
             return None
-        parts = urlsplit(url)
         scheme = parts.scheme.lower()
         if scheme == "blob":  # blob:https://host/uuid belongs to the origin inside it
             return self.verdict(url[len("blob:"):])
         if scheme not in WEB_SCHEMES:
             return f"{scheme or 'scheme-less'}: pages are not allowed"
-        host = (parts.hostname or "").rstrip(".")
         if any(_host_matches(host, d) for d in self.domains):
             return None
         return f"it would leave {self.describe()}"

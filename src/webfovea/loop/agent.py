@@ -27,6 +27,7 @@ from ..core.text import well_formed
 from ..dialects import factory, make_dialect, skills
 from ..dialects.base import NOT_EXECUTED, ActionResult, Call, Decision, Dialect, Observation
 from ..dialects.grounder import Grounder
+from ..dialects.task_prompt import task_prompt
 from ..models.base import Model, SentImage, Usage
 from ..rundir import events
 from ..rundir.network import known_secrets
@@ -86,7 +87,9 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
                 documents = _documents(config, session, out)
                 lock = await DomainLock.for_task(tabs, task.url, config.allow_domains,
                                                  downstream=await site.attach(tabs),
-                                                 documents=documents)
+                                                 documents=documents,
+                                                 block_domains=config.block_domains,
+                                                 block_reason=config.block_reason)
                 await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
                                 settle_cap=config.settle_cap)
             else:
@@ -162,6 +165,7 @@ class _Run:
         self.executor = Executor(self.tabs, self.config,
                                  policy=self.lock.policy if self.lock else None)
         self.answers = AnswerGate(self.config, self.task.instruction, self.writer)
+        self.task_text = task_prompt(self.task, keytra=self.config.keytra)
         picked = skills.skills_for(self.task, self.config.skills) if self.config.skills else ()
         self.skills = skills.section(picked)  # the same text at every step: the cache prefix
         self.result.skills = [s.record() for s in picked]
@@ -236,7 +240,7 @@ class _Run:
             sent = SentImage(screen.png, screen.sent.width, screen.sent.height)
         elements = elements_text(self.marks, screen.page, screen.sent, self.config.elements_cap
                                  ) if "elements" in self.config.observation else ""
-        obs = Observation(step, self.task.instruction, sent, space, screen.page, screen.url,
+        obs = Observation(step, self.task_text, sent, space, screen.page, screen.url,
                           self.note, self.results, skills=self.skills, elements=elements)
         record = StepRecord(step=step, started_at=time.time(), url=screen.url, title=screen.title,
                             screenshot=self.writer.screen_path(step),

@@ -51,8 +51,13 @@ def load_model(spec: str, *, base_url: str | None = None, timeout: float = 120.0
 
 
 def retry_policy(config: AgentConfig) -> RetryPolicy | None:
-    """The run's retry policy: none when the "retries" fix is ablated, else the default."""
-    return NO_RETRIES if "retries" in config.ablate else None
+    """The run's retry policy: none when the "retries" fix is ablated, the configured number
+    of retries when one is set (bench --preset), else the default."""
+    if "retries" in config.ablate:
+        return NO_RETRIES
+    if config.model_retries is not None:
+        return RetryPolicy(max_attempts=config.model_retries + 1)
+    return None
 
 
 def _provider_model(kind: str, name: str, *, base_url: str | None, timeout: float,

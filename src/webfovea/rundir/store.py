@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import PydanticSerializationError
 
 from ..core.errors import ConfigError
-from ..core.task import Task
+from ..core.task import OPTIONAL_FIELDS, Task
 from ..core.text import well_formed
 from .trajectory import ResultRecord, StepRecord, VerifierCall
 
@@ -100,8 +100,10 @@ def write_result(task_dir: Path, result: ResultRecord) -> None:
 
 
 def write_task(task_dir: Path, task: Task) -> None:
-    """``task.json``: the task line as the task file gave it (the task file's fields)."""
-    line = {f.name: getattr(task, f.name) for f in fields(Task)}  # not a bench's trial number
+    """``task.json``: the task line as the task file gave it (the task file's fields; those
+    only some files give, such as WebRetriever's ``task_idx``, when set)."""
+    line = {f.name: getattr(task, f.name) for f in fields(Task)  # not a bench's trial number
+            if f.name not in OPTIONAL_FIELDS or getattr(task, f.name) is not None}
     _atomic_write(task_dir / TASK, json.dumps(line, ensure_ascii=False, indent=2))
 
 
@@ -273,7 +275,8 @@ def _task(path: Path, meta: dict[str, Any]) -> Task:
                     id=str(meta.get("id", path.parent.name)),
                     answer=None if meta.get("answer") is None else str(meta["answer"]),
                     answer_type=meta.get("answer_type", "auto"),
-                    tags=tuple(str(t) for t in meta.get("tags") or ()))
+                    tags=tuple(str(t) for t in meta.get("tags") or ()),
+                    **{name: meta[name] for name in OPTIONAL_FIELDS if meta.get(name) is not None})
     except KeyError as e:
         raise ConfigError(f"{path} is not a valid task line: it has no {e.args[0]!r}") from e
 
