@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from network_site import SELECT_AT, NetworkSite, network_site
-from test_bench_support import WAIT, TaskPolicy, finish, provider, run_cli, write_tasks
+from test_bench_support import WAIT, TaskPolicy, finish, provider, run_cli
 from webfovea.rundir.network import read_network
 
 KEY = "sk-test-wrexport-0123456789"  # the run's key, which the site's page echoes
@@ -52,11 +52,13 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Exported]:
     tmp = tmp_path_factory.mktemp("wrexport")
     with pytest.MonkeyPatch.context() as patch, network_site(KEY) as site:
         patch.setenv("OPENAI_API_KEY", KEY)
-        tasks = write_tasks(tmp / "tasks.jsonl", [
-            {"task_idx": 7, "task_id": "t-flights", "task": FLIGHTS, "website": site.url,
+        tasks = tmp / "protocol3.json"  # the published shape: one JSON array
+        tasks.write_text(json.dumps([
+            {"task_idx": 7, "task_id": "t-flights", "website": site.url, "task": FLIGHTS,
              "answer": "09:40", "keytra": "1. choose the city\n2. read the time",
              "reference_length": 3},
-            {"task_idx": 3, "task_id": "t-idle", "task": IDLE, "website": site.url}])
+            {"task_id": "t-idle", "website": site.url, "task": IDLE}],  # no task_idx
+            ensure_ascii=False), "utf-8")
         policy = TaskPolicy({FLIGHTS: [CHOOSE, finish("09:40")], IDLE: [WAIT]})
         with provider(policy) as fp:
             code = run_cli(["bench", str(tasks), "--out", str(tmp / "run"), "--model",
@@ -68,17 +70,9 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Exported]:
         yield Exported(tmp / "run", tmp / "wr", site)
 
 
-def _task_idx(run: Path, task_id: str, fallback: int) -> int:
-    """The task file's ``task_idx`` as task.json keeps it, else the export's fallback."""
-    meta = json.loads((run / "tasks" / task_id / "task.json").read_text("utf-8"))
-    return int(meta.get("task_idx", fallback))
-
-
 def test_the_tree_is_the_reference_runners(exported: Exported) -> None:
-    flights = _task_idx(exported.run, "t-flights", 0)
-    idle = _task_idx(exported.run, "t-idle", 1)
-    assert sorted(p.name for p in exported.out.iterdir()) == sorted(
-        [f"{flights}_t-flights", f"{idle}_t-idle", "logs"])
+    # t-idle had no task_idx: the next number after the largest of the export.
+    assert sorted(p.name for p in exported.out.iterdir()) == ["7_t-flights", "8_t-idle", "logs"]
     folder = exported.folder("t-flights")
     assert sorted(p.name for p in folder.iterdir()) == [
         "capture.json", "result.json", "trajectory", "trajectory_visual"]
@@ -103,11 +97,9 @@ def test_the_tree_is_the_reference_runners(exported: Exported) -> None:
 
 def test_result_json_field_by_field(exported: Exported) -> None:
     r = exported.result("t-flights")
-    meta = json.loads((exported.run / "tasks" / "t-flights" / "task.json").read_text("utf-8"))
-    assert r["task_idx"] == _task_idx(exported.run, "t-flights", 0)
-    assert (r["task_id"], r["task"], r["website"]) == ("t-flights", FLIGHTS, exported.site.url)
-    assert r["key_points"] == meta.get("keytra", "")
-    assert r["reference_length"] == meta.get("reference_length")
+    assert (r["task_idx"], r["task_id"], r["task"]) == (7, "t-flights", FLIGHTS)
+    assert r["website"] == exported.site.url
+    assert (r["key_points"], r["reference_length"]) == ("1. choose the city\n2. read the time", 3)
     assert (r["status"], r["agent_answer"], r["final_result_response"]) == (
         "SUCCESS", "09:40", "09:40")
     # UI-TARS grammar, the point in the page's CSS pixels (the model's x 1920/1440).
@@ -125,6 +117,7 @@ def test_result_json_field_by_field(exported: Exported) -> None:
         "FAIL", None, "")
     assert idle["webfovea_status"] == "step_limit" and idle["actions"] == ["wait()"] * 2
     assert idle["key_points"] == "" and idle["reference_length"] is None
+    assert idle["task_idx"] == 8
 
 
 def test_capture_json_holds_the_sites_requests_without_secrets(exported: Exported) -> None:

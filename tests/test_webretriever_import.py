@@ -168,12 +168,18 @@ def test_capture_json_becomes_network_jsonl(
 def test_diagnose_view_and_score_read_it(
         imported: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
     run, _ = imported
-    tasks = tmp_path / "tasks.jsonl"  # WebRetriever's field names, one task a line
-    tasks.write_text(json.dumps({"task_idx": 0, "task_id": "t-uitars", "task": "任务 t-uitars",
-                                 "website": SITE, "answer": "5"}, ensure_ascii=False) + "\n")
-    scored = _webfovea("score", str(run / "tasks" / "t-uitars"), "--task", str(tasks))
+    tasks = tmp_path / "protocol3.json"  # the published shape: one JSON array, a bare host
+    tasks.write_text(json.dumps([
+        {"task_idx": 0, "task_id": "t-uitars", "website": "shop.example.cn/list",
+         "task": "任务 t-uitars", "answer": "5"},
+        {"task_idx": 1, "task_id": "t-calluser", "website": "shop.example.cn/list",
+         "task": "任务 t-calluser", "answer": "1"}], ensure_ascii=False), "utf-8")
+    scored = _webfovea("score", str(run), "--task", str(tasks))  # no store: task by task
     assert scored.returncode == 0, scored.stderr
-    assert "wrong" in scored.stdout
+    assert "t-uitars  [finished]  wrong" in scored.stdout
+    assert "t-scroll: not scored: --task:" in scored.stdout  # the file has no line for it
+    assert "2 scored: 0 correct, 2 wrong" in scored.stdout
+    assert json.loads((run / "tasks" / "t-uitars" / "score.json").read_text())["reference"] == "5"
     done = _webfovea("diagnose", str(run), "--json")
     assert done.returncode == 0, done.stderr
     found = {d["task"]: d for d in json.loads(done.stdout)["failures"]}
