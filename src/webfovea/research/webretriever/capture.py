@@ -36,7 +36,10 @@ def to_capture(records: Iterable[NetworkRecord], *, at: float,
                secrets: tuple[str, ...]) -> dict[str, Any]:
     """``capture.json`` of the task: its XHR and fetch requests as the reference collector
     writes them, credentials and known secrets removed; ``at``: the capture time."""
-    requests = [_request(r, secrets) for r in records if r.resource_type in KINDS]
+    # In the order they were sent, as the collector appends them (network.jsonl has them
+    # as their responses finished); NavEval cuts the oldest first when over its budget.
+    sent = sorted((r for r in records if r.resource_type in KINDS), key=lambda r: r.time)
+    requests = [_request(r, secrets) for r in sent]
     return {"capture_time": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at)),
             "total_requests": len(requests), "all_requests": requests}
 
