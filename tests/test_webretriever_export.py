@@ -205,10 +205,14 @@ def test_a_missing_or_damaged_screenshot_is_named_and_stood_in_for(
     screens = run / "tasks" / "t-flights" / "screens"
     (screens / "001.png").unlink()
     (screens / "002.png").write_bytes(b"\x89PNG\r\n\x1a\n not really")
+    with (run / "tasks" / "t-idle" / "steps.jsonl").open("a") as steps:
+        steps.write("not a record\n")  # one task that cannot be read ends nothing
     capsys.readouterr()
     assert run_cli(["export", str(run), "--format", "webretriever", "--out",
                     str(tmp_path / "wr")]) == 0
     err = capsys.readouterr().err
+    assert f"{run / 'tasks' / 't-idle'}: " in err and "steps.jsonl line 3" in err
+    assert sorted(p.name for p in (tmp_path / "wr").iterdir()) == ["7_t-flights", "logs"]
     assert f"{screens / '001.png'}: missing" in err
     assert f"{screens / '002.png'}: unreadable" in err and "Traceback" not in err
     folder = next((tmp_path / "wr").glob("*_t-flights"))
@@ -217,4 +221,4 @@ def test_a_missing_or_damaged_screenshot_is_named_and_stood_in_for(
         assert stand_in.size == (1440, 810) and stand_in.convert("RGB").getpixel((700, 700)) \
             == (200, 200, 200)
     summary = json.loads((tmp_path / "wr" / "logs" / "summary.json").read_text("utf-8"))
-    assert len(summary["warnings"]) == 2
+    assert len(summary["warnings"]) == 3

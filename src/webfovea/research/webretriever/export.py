@@ -27,7 +27,7 @@ from typing import Any
 from PIL import Image
 
 from ...core.errors import ConfigError
-from ...rundir.store import TASK, TaskRun, load_run
+from ...rundir.store import RESULT, TASK, TaskRun, load_run, load_task
 from ...rundir.trajectory import StepRecord
 from ..examples import REDACTED, key_values, typed_secrets
 from .capture import network_of, to_capture
@@ -70,15 +70,33 @@ class Exported:
 
 
 def export_webretriever(run_dirs: list[Path], out: Path) -> Exported:
-    runs = [(task, _meta(task)) for run_dir in run_dirs for task in load_run(run_dir).tasks]
-    if not runs:
-        raise ConfigError(f"{', '.join(map(str, run_dirs))}: no task to export")
-    secrets = key_values()
     warnings: list[str] = []
+    runs = [(task, _meta(task)) for run_dir in run_dirs for task in _tasks(run_dir, warnings)]
+    if not runs:
+        raise ConfigError(f"{', '.join(map(str, run_dirs))}: no task to export"
+                          + "".join(f"\n  {w}" for w in warnings))
+    secrets = key_values()
     done = [_task(task, meta, idx, out, secrets, warnings)
             for (task, meta), idx in zip(runs, _indices(meta for _, meta in runs), strict=True)]
     _summary(out, run_dirs, done, warnings)
     return Exported(out, tuple(done), tuple(warnings))
+
+
+def _tasks(run_dir: Path, warnings: list[str]) -> list[TaskRun]:
+    """The run's tasks (and trials); one whose records cannot be read is a warning."""
+    tasks_dir = run_dir / "tasks"
+    if (run_dir / RESULT).is_file() or not tasks_dir.is_dir():
+        return load_run(run_dir).tasks  # one task, or not a run: load_run says so
+    found: list[TaskRun] = []
+    for d in sorted(p for p in tasks_dir.iterdir() if p.is_dir()):
+        trials = [(None, d)] if (d / RESULT).is_file() else sorted(
+            (int(t.name), t) for t in d.iterdir() if t.name.isdigit() and (t / RESULT).is_file())
+        for trial, where in trials:
+            try:
+                found.append(load_task(where, trial=trial))
+            except ConfigError as e:
+                warnings.append(f"{where}: {e}; not exported")
+    return found
 
 
 def status_of(answer: str | None) -> str:
@@ -117,7 +135,9 @@ def _task(task: TaskRun, meta: dict[str, Any], idx: int, out: Path, keys: tuple[
           warnings: list[str]) -> ExportedTask:
     secrets = (*typed_secrets(task), *keys)
     task_id = task.result.task_id or task.id
-    folder = f"{idx}_{task_id}" + ("" if task.trial is None else f"_t{task.trial}")
+    # The run's directory name: the id, made safe for a path by the bench.
+    name = task.dir.name if task.trial is None else task.dir.parent.name
+    folder = f"{idx}_{name}" + ("" if task.trial is None else f"_t{task.trial}")
     where = out / folder
     if where.exists():
         shutil.rmtree(where)  # a stale trajectory/<n>.png or filtered_requests.json misleads

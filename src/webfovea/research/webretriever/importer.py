@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,11 +74,19 @@ def _order(folder: Path) -> tuple[int, str]:
 def import_webretriever(path: Path, out: Path) -> Imported:
     done: list[ImportedTask] = []
     warnings: list[str] = []
+    seen: dict[str, Path] = {}
     for folder in task_folders(path):
         try:
-            done.append(_import_task(folder, out / "tasks", warnings))
+            task = _import_task(folder, out / "tasks", warnings)
         except ConfigError as e:
             warnings.append(f"{folder}: {e}; not imported")
+            continue
+        if task.task_id in seen:
+            warnings.append(f"{folder} and {seen[task.task_id]} both hold task "
+                            f"{task.task_id!r}: {folder.name} is the one imported")
+            done = [t for t in done if t.task_id != task.task_id]
+        seen[task.task_id] = folder
+        done.append(task)
     if not done:
         raise ConfigError("no task could be imported:\n  " + "\n  ".join(warnings))
     return Imported(tuple(done), tuple(warnings))
@@ -92,6 +101,8 @@ def _import_task(folder: Path, tasks: Path, warnings: list[str]) -> ImportedTask
         raise ConfigError(f"task_id {task_id!r} cannot name a directory")
     foreign = _foreign(folder, data, warnings)
     where = tasks / task_id
+    if where.exists():
+        shutil.rmtree(where)  # an earlier import's network.jsonl or score.json is not this one's
     result = write(foreign, where)
     _write_task(where, data, task_id)
     return ImportedTask(task_id, result.status, str(data.get("status", "")), result.steps,
