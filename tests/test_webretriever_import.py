@@ -7,24 +7,35 @@ bench-shaped run that `view`, `diagnose` and `score --task` read.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
-import subprocess
-import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw
 
+from test_bench_support import run_cli
 from webfovea.rundir.network import read_network
 from webfovea.rundir.store import read_result, read_steps
 
 SCREEN = (1280, 720)  # the runner's viewport; its screenshots are at scale 1
 
 
-def _webfovea(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "webfovea", *args], capture_output=True,
-                          text=True, timeout=120)
+@dataclass(frozen=True)
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _webfovea(*args: str) -> Done:
+    """``webfovea ARGS`` in this process (as a shell runs it, minus the interpreter's start)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = run_cli(args)
+    return Done(code, out.getvalue(), err.getvalue())
 
 
 def _png(label: str, colour: tuple[int, int, int]) -> bytes:
@@ -92,7 +103,7 @@ CAPTURE = {"capture_time": "2026-07-26 14:50:27", "total_requests": 2, "all_requ
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Done]:
     root = tmp_path_factory.mktemp("uitars")
     runner = root / "output"
     _task(runner, "0_t-uitars", _result(0, "t-uitars", "SUCCESS", UITARS, SITE),
@@ -101,6 +112,9 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess
           [HOME, RESULTS], None)  # no capture.json
     _task(runner, "2_t-scroll", _result(2, "t-scroll", "FAIL_SCROLLDOWN", SCROLLS, SITE),
           [HOME, HOME, HOME, HOME], {"all_requests": []})
+    nav = _result(4, "t-nav", "SUCCESS", UITARS[:1] + UITARS[-1:], SITE)
+    nav["final_result_response"] = ""  # navigation only: nothing to answer
+    _task(runner, "4_t-nav", nav, [HOME, RESULTS], CAPTURE)
     (runner / "3_t-broken").mkdir()
     (runner / "3_t-broken" / "result.json").write_text("{cut short", "utf-8")
     (runner / "logs").mkdir()
@@ -111,13 +125,13 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, subprocess
 
 
 def test_every_folder_is_read_and_a_broken_one_named(
-        imported: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+        imported: tuple[Path, Done]) -> None:
     run, done = imported
     assert done.returncode == 0, done.stderr
     assert "3_t-broken: result.json is not JSON" in done.stderr
     assert "Traceback" not in done.stderr
     assert sorted(p.name for p in (run / "tasks").iterdir()) == [
-        "t-calluser", "t-scroll", "t-uitars"]
+        "t-calluser", "t-nav", "t-scroll", "t-uitars"]
     assert "t-calluser: 2 steps, FAIL_CALL_USER -> gave_up, no capture.json" in done.stdout
     task = json.loads((run / "tasks" / "t-uitars" / "task.json").read_text("utf-8"))
     assert (task["id"], task["url"], task["task_idx"], task["keytra"]) == (
@@ -126,7 +140,7 @@ def test_every_folder_is_read_and_a_broken_one_named(
 
 
 def test_the_grammar_in_screen_pixels_becomes_steps(
-        imported: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+        imported: tuple[Path, Done]) -> None:
     run, _ = imported
     steps = read_steps(run / "tasks" / "t-uitars")
     assert [s.action for s in steps] == [
@@ -153,7 +167,7 @@ def test_the_grammar_in_screen_pixels_becomes_steps(
 
 
 def test_capture_json_becomes_network_jsonl(
-        imported: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+        imported: tuple[Path, Done]) -> None:
     run, _ = imported
     records = read_network(run / "tasks" / "t-uitars").records
     assert [(r.method, r.resource_type, r.url) for r in records] == [
@@ -166,7 +180,7 @@ def test_capture_json_becomes_network_jsonl(
 
 
 def test_diagnose_view_and_score_read_it(
-        imported: tuple[Path, subprocess.CompletedProcess[str]], tmp_path: Path) -> None:
+        imported: tuple[Path, Done], tmp_path: Path) -> None:
     run, _ = imported
     tasks = tmp_path / "protocol3.json"  # the published shape: one JSON array, a bare host
     tasks.write_text(json.dumps([
@@ -178,12 +192,12 @@ def test_diagnose_view_and_score_read_it(
     assert scored.returncode == 0, scored.stderr
     assert "t-uitars  [finished]  wrong" in scored.stdout
     assert "t-scroll: not scored: --task:" in scored.stdout  # the file has no line for it
-    assert "2 scored: 0 correct, 2 wrong" in scored.stdout
+    assert "2 scored: 0 correct, 2 wrong" in scored.stdout and "t-nav: not scored" in scored.stdout
     assert json.loads((run / "tasks" / "t-uitars" / "score.json").read_text())["reference"] == "5"
     done = _webfovea("diagnose", str(run), "--json")
     assert done.returncode == 0, done.stderr
     found = {d["task"]: d for d in json.loads(done.stdout)["failures"]}
-    assert set(found) == {"t-uitars", "t-calluser", "t-scroll"}
+    assert set(found) == {"t-uitars", "t-calluser", "t-scroll"}  # t-nav finished, unscored
     uitars = found["t-uitars"]
     assert (uitars["stage"], uitars["step"]) == ("execute", 2)
     assert "never reached a field" in uitars["evidence"]
@@ -196,3 +210,25 @@ def test_diagnose_view_and_score_read_it(
     assert view.returncode == 0, view.stderr
     page = (run / "tasks" / "t-uitars" / "view.html").read_text("utf-8")
     assert "t-uitars" in (run / "report.html").read_text("utf-8") and "手机" in page
+
+
+def test_exported_again_with_the_reference_runners_statuses(
+        imported: tuple[Path, Done], tmp_path: Path) -> None:
+    """By default only an answer is SUCCESS; --navigation writes finished() and call_user()
+    as the reference runner does (which NavEval judges, where it skips FAIL)."""
+    run, _ = imported
+    assert read_result(run / "tasks" / "t-nav").status == "finished"
+    statuses = {}
+    for flag in ((), ("--navigation",)):
+        out = tmp_path / ("nav" if flag else "plain")
+        done = _webfovea("export", str(run), "--format", "webretriever", "--out", str(out),
+                         *flag)
+        assert done.returncode == 0, done.stderr
+        statuses[flag] = {json.loads(p.read_text("utf-8"))["task_id"]: json.loads(
+            p.read_text("utf-8"))["status"] for p in out.glob("*/result.json")}
+    assert statuses[()] == {"t-uitars": "SUCCESS", "t-nav": "FAIL", "t-calluser": "FAIL",
+                            "t-scroll": "FAIL"}
+    assert statuses[("--navigation",)] == {"t-uitars": "SUCCESS", "t-nav": "SUCCESS",
+                                           "t-calluser": "FAIL_CALL_USER", "t-scroll": "FAIL"}
+    folders = sorted(p.name for p in (tmp_path / "nav").iterdir())
+    assert folders == ["0_t-uitars", "1_t-calluser", "2_t-scroll", "4_t-nav", "logs"]

@@ -92,6 +92,11 @@ def _export_parser(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, required=True, help="the dataset directory")
     p.add_argument("--format", choices=("hf", "openai-jsonl", "webretriever"), default="hf")
     p.add_argument("--only", choices=("correct",), help="only tasks scored correct")
+    p.add_argument("--navigation", action="store_true",
+                   help="webretriever: the reference runner's statuses for Protocols I and II "
+                        "(finished() without an answer SUCCESS, call_user() FAIL_CALL_USER), "
+                        "which NavEval judges; without it a task is SUCCESS only with an "
+                        "answer, else FAIL, which NavEval skips")
     p.add_argument("--dialect", choices=("text",), default="text",
                    help="the request format examples are written in (text: the default "
                         "dialect's, rebuilt from the run)")
@@ -100,6 +105,8 @@ def _export_parser(p: argparse.ArgumentParser) -> None:
 def cmd_export(ns: argparse.Namespace) -> int:
     if ns.format == "webretriever":
         return _export_webretriever(ns)
+    if ns.navigation:
+        raise ConfigError("--navigation is for --format webretriever")
     from .export import export
 
     done = export(ns.run_dirs, ns.out, fmt=ns.format, only_correct=ns.only == "correct")
@@ -119,7 +126,7 @@ def _export_webretriever(ns: argparse.Namespace) -> int:
         raise ConfigError("--only correct is for the training-set formats; --format "
                           "webretriever exports every task, as NavEval judges them all")
     inputs.out_dir(ns.out)
-    done = export_webretriever(ns.run_dirs, ns.out)
+    done = export_webretriever(ns.run_dirs, ns.out, navigation=ns.navigation)
     for warning in done.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     requests = sum(t.requests for t in done.tasks)

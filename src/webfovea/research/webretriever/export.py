@@ -31,7 +31,7 @@ from ...rundir.store import RESULT, TASK, TaskRun, load_run, load_task
 from ...rundir.trajectory import StepRecord
 from ..examples import REDACTED, key_values, typed_secrets
 from .capture import network_of, to_capture
-from .grammar import export_action
+from .grammar import CALL_USER, export_action
 from .visual import placeholder, visual
 
 SUCCESS, FAIL = "SUCCESS", "FAIL"
@@ -69,15 +69,20 @@ class Exported:
                 if t.steps and t.naveval_last != f"{t.steps - 1}.png"]
 
 
-def export_webretriever(run_dirs: list[Path], out: Path) -> Exported:
+def export_webretriever(run_dirs: list[Path], out: Path, *, navigation: bool = False
+                        ) -> Exported:
+    """``navigation``: the reference runner's statuses for Protocols I and II (below)."""
     warnings: list[str] = []
     runs = [(task, _meta(task)) for run_dir in run_dirs for task in _tasks(run_dir, warnings)]
     if not runs:
         raise ConfigError(f"{', '.join(map(str, run_dirs))}: no task to export"
                           + "".join(f"\n  {w}" for w in warnings))
     secrets = key_values()
-    done = [_task(task, meta, idx, out, secrets, warnings)
-            for (task, meta), idx in zip(runs, _indices(meta for _, meta in runs), strict=True)]
+    done: list[ExportedTask] = []
+    used: set[str] = set()
+    for (task, meta), idx in zip(runs, _indices(meta for _, meta in runs), strict=True):
+        done.append(_task(task, meta, idx, _folder(task, idx, used, warnings), out, secrets,
+                          warnings, navigation=navigation))
     _summary(out, run_dirs, done, warnings)
     return Exported(out, tuple(done), tuple(warnings))
 
@@ -99,10 +104,20 @@ def _tasks(run_dir: Path, warnings: list[str]) -> list[TaskRun]:
     return found
 
 
-def status_of(answer: str | None) -> str:
+def status_of(answer: str | None, *, ended: str = "", last_action: str = "",
+              navigation: bool = False) -> str:
     """SUCCESS for an ending with a non-empty answer; FAIL for any other (no answer,
-    ``finished()`` alone, ``call_user()``, the step or time limit, an error)."""
-    return SUCCESS if answer is not None and answer.strip() else FAIL
+    ``finished()`` alone, ``call_user()``, the step or time limit, an error). With
+    ``navigation`` (Protocols I and II, where NavEval judges the navigation and skips FAIL),
+    as the reference runner writes them: ``finished()`` alone is SUCCESS too, and a task
+    that ended on ``call_user()`` is FAIL_CALL_USER."""
+    if answer is not None and answer.strip():
+        return SUCCESS
+    if navigation and ended == "finished":
+        return SUCCESS
+    if navigation and last_action == CALL_USER:
+        return "FAIL_CALL_USER"
+    return FAIL
 
 
 def _meta(task: TaskRun) -> dict[str, Any]:
@@ -131,13 +146,26 @@ def _indices(metas: Iterator[dict[str, Any]]) -> list[int]:
     return out
 
 
-def _task(task: TaskRun, meta: dict[str, Any], idx: int, out: Path, keys: tuple[str, ...],
-          warnings: list[str]) -> ExportedTask:
-    secrets = (*typed_secrets(task), *keys)
-    task_id = task.result.task_id or task.id
-    # The run's directory name: the id, made safe for a path by the bench.
+def _folder(task: TaskRun, idx: int, used: set[str], warnings: list[str]) -> str:
+    """``<task_idx>_<task_id>`` (the run's directory name: the id made safe for a path by
+    the bench), ``_t<trial>`` added for a trial; a task met again in another run exported
+    gets ``_<n>`` added, and a warning, rather than replace the first."""
     name = task.dir.name if task.trial is None else task.dir.parent.name
     folder = f"{idx}_{name}" + ("" if task.trial is None else f"_t{task.trial}")
+    chosen, n = folder, 2
+    while chosen in used:
+        chosen, n = f"{folder}_{n}", n + 1
+    if chosen != folder:
+        warnings.append(f"{task.dir}: {folder} is already exported from another run; "
+                        f"this one is {chosen}")
+    used.add(chosen)
+    return chosen
+
+
+def _task(task: TaskRun, meta: dict[str, Any], idx: int, folder: str, out: Path,
+          keys: tuple[str, ...], warnings: list[str], *, navigation: bool) -> ExportedTask:
+    secrets = (*typed_secrets(task), *keys)
+    task_id = task.result.task_id or task.id
     where = out / folder
     if where.exists():
         shutil.rmtree(where)  # a stale trajectory/<n>.png or filtered_requests.json misleads
@@ -151,7 +179,8 @@ def _task(task: TaskRun, meta: dict[str, Any], idx: int, out: Path, keys: tuple[
     end = task.result.started_at + task.result.elapsed
     capture = to_capture(records, at=end, secrets=secrets)
     _write(where / "capture.json", capture)
-    status = status_of(task.result.answer)
+    status = status_of(task.result.answer, ended=task.result.status,
+                       last_action=actions[-1] if actions else "", navigation=navigation)
     result = _result(task, meta, idx, status, actions, secrets)
     _write(where / "result.json", result)
     listed = os.listdir(where / "trajectory")
