@@ -10,6 +10,7 @@ viewer's requests panel and the evidence judge's request (a second fake server, 
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,8 @@ import pytest
 
 from network_site import BIG_SIZE, SELECT_AT, NetworkSite, network_site
 from test_bench_support import TaskPolicy, finish, provider, run_cli, write_tasks
+from viewer_helpers import opened
+from webfovea.browser.session import BrowserSession
 from webfovea.rundir.network import BODY_CAP, NETWORK, REDACTED, NetworkRecord, read_network
 from webfovea.testing import FakeProvider, FakeRequest
 
@@ -96,7 +99,9 @@ def test_loads_before_the_first_step_are_step_zero(run: Run) -> None:
 def test_secrets_are_redacted(run: Run) -> None:
     config = run.one("/api/config")
     assert config.headers["authorization"] == REDACTED  # the page's own header
-    assert config.headers["cookie"] == REDACTED  # the cookie the server set
+    # The cookie the server set rides on the request the network stack sends, after the
+    # headers the record keeps (request.headers): it never reaches the record at all.
+    assert "cookie" not in config.headers
     assert config.headers["x-echo"] == REDACTED  # the run's key, echoed in a header
     assert config.url.endswith(f"?lang=en&token={REDACTED}")  # ... in a query value
     assert json.loads(config.body or "") == {"lang": "en", "echo": REDACTED}  # ... a body
@@ -122,6 +127,63 @@ def test_only_the_pages_requests_are_recorded(run: Run) -> None:
     port = run.provider.base_url.split(":")[2].split("/")[0]
     assert all(f":{port}/" not in r.url for r in run.records())  # ... from Python, not the page
     assert {r.resource_type for r in run.records()} == {"xhr", "fetch"}  # no documents, scripts
+    assert all("/__fovea/" not in r.url for r in run.records())  # nor the suite's layout reports
+
+
+# -- the readers ------------------------------------------------------------------------------
+
+
+async def test_the_viewer_shows_each_steps_requests(browser: BrowserSession, run: Run) -> None:
+    assert run_cli(["view", str(run.out)]) == 0
+    async with opened(browser, run.task_dir / "view.html") as (page, problems):
+        panel = page.locator("#step-1 details.requests")
+        assert await panel.locator("> summary").inner_text() == "Requests (6)"  # the loads, then
+        texts = await panel.locator("li.request").all_inner_texts()  # the search, in order
+        assert any("GET http://" in t and "/api/search?city=tokyo&sort=price" in t and "200" in t
+                   for t in texts)
+        assert any(t.startswith("POST ") and '{"city":"tokyo","stops":0}' in t for t in texts)
+        assert sum("before the first step" in t for t in texts) == 4
+        assert any(f"from the frame {run.site.other}/frame.html" in t for t in texts)
+        body = panel.locator("li.request", has_text="/api/search").locator("details.body")
+        assert not await body.get_attribute("open")  # folded until asked
+        await body.locator("summary").click()
+        assert "Tokyo 09:40" in await body.locator("pre").inner_text()
+        big = panel.locator("li.request", has_text="/api/big")
+        assert "cut at the record's cap" in await big.inner_text()
+        assert "6 XHR/fetch recorded" in await page.locator("dl.facts").first.inner_text()
+        assert await page.locator("#step-2 details.requests").count() == 0  # none sent in it
+        assert problems == []
+
+
+def test_the_evidence_judge_reads_the_sites_requests(run: Run) -> None:
+    with FakeProvider(_judge_said) as judge:
+        assert run_cli(["score", str(run.out), "--judge-evidence", "openai:judge",
+                        "--judge-evidence-base-url", judge.base_url]) == 0
+        sent = "\n".join(t.text for t in judge.requests[0].turns)
+    assert "The site's API requests (XHR and fetch, 6 recorded):" in sent
+    assert (f"- step 1: GET {run.site.url.removesuffix('/index.html')}"
+            "/api/search?city=tokyo&sort=price -> 200 application/json") in sent
+    assert 'post data: {"city":"tokyo","stops":0}' in sent
+    assert 'response: {"city": "tokyo", "flights": ["Tokyo 09:40 €120"]}' in sent
+    score = json.loads((run.task_dir / "score.json").read_text())
+    assert score["evidence"]["verdict"] == "supported"
+
+
+def test_a_damaged_record_costs_its_line_only(run: Run, tmp_path: Path) -> None:
+    copy = tmp_path / "t-flights"
+    shutil.copytree(run.task_dir, copy)
+    with (copy / NETWORK).open("a") as fh:
+        fh.write('{"time": "soon", "url": 3}\nnot json at all\n{"time": 1, "ur')
+    read = read_network(copy)
+    assert len(read.records) == 6 and read.bad_lines == [7, 8, 9]
+    assert "lines 7, 8, 9 unreadable (skipped)" in (_page_of(copy))
+    (copy / NETWORK).unlink()
+    assert read_network(copy).records == [] and "XHR/fetch" not in _page_of(copy)
+
+
+def _page_of(task_dir: Path) -> str:
+    assert run_cli(["view", str(task_dir)]) == 0
+    return (task_dir / "view.html").read_text()
 
 
 def _line_of(run: Run, path: str) -> str:

@@ -17,7 +17,7 @@ from ..browser.domain_lock import DomainLock
 from ..browser.errors import translated
 from ..browser.executor import Executor, safe_execute
 from ..browser.marks import Mark, Marker, centres, decode, draw_on, elements_text
-from ..browser.network import NetworkRecorder, record_network
+from ..browser.network import NetworkRecorder, network_recorder
 from ..browser.session import BrowserSession, Tabs
 from ..core.config import AgentConfig
 from ..core.errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
@@ -112,8 +112,8 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
     except Exception as e:  # a bug in webfovea: the run still ends with a named status
         result.status, result.error = "harness_error", f"{type(e).__name__}: {e}"
     finally:
-        if network is not None:  # before the context closes: bodies are read from it
-            await network.close()
+        if tabs is not None:  # before the context closes: bodies are read from it
+            await tabs.stop_recording()
         if site is not None and tabs is not None:
             await site.close()  # before the context closes: recorded bodies are read from it
         if documents is not None:
@@ -129,10 +129,11 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
 
 
 def _network(tabs: Tabs, config: AgentConfig, out: Path) -> NetworkRecorder:
-    """The recorder of the task's XHR and fetch requests; the keys the run knows (the
-    providers' variables, the grounder's named one) are redacted."""
-    return record_network(tabs.context, out, secrets=known_secrets(
+    """Record the task's XHR and fetch requests; the keys the run knows (the providers'
+    variables, the grounder's named one) are redacted."""
+    tabs.network = network_recorder(out, secrets=known_secrets(
         config.grounder.api_key_env if config.grounder else None))
+    return tabs.network
 
 
 def _documents(config: AgentConfig, session: BrowserSession, out: Path) -> DocumentView | None:

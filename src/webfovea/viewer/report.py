@@ -30,6 +30,7 @@ from ..tools.diagnose import STAGES, TaskDiagnosis, diagnose_task
 from .answers_view import answer_checks, disagreement, evidence_category, grounding_status
 from .layers import layers
 from .pages import add_diffs, add_sent, cost, row_extras
+from .requests import add_requests
 
 TASK_PAGE = "view.html"  # in each task directory
 BENCH_PAGE = "report.html"  # a bench run's index: the report, linking every task's page
@@ -117,6 +118,7 @@ def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) ->
     steps = [_step_json(task.dir, s, embed) for s in task.steps]
     add_diffs(task, steps)
     add_sent(task, steps)
+    requests = add_requests(task, steps)
     return {
         "kind": "task",
         "back": back,
@@ -126,7 +128,7 @@ def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False) ->
             "reference": task.reference, "answer_url": r.answer_url,
             "evidence": _image(task.dir, r.evidence, embed), "evidence_at": r.evidence_at,
             "steps": r.steps, "elapsed": r.elapsed, "usage": r.usage.model_dump(),
-            "error": r.error, "model": r.model, "cost": cost(r.usage),
+            "error": r.error, "model": r.model, "cost": cost(r.usage), "requests": requests,
         },
         "diagnosis": _diagnosis_json(diagnosis),
         "checks": answer_checks(task),
