@@ -15,7 +15,7 @@ import contextlib
 import io
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -24,6 +24,7 @@ from test_bench_support import PAGES, WAIT, TaskPolicy, finish, instruction_of, 
 from webfovea.bench.store import Store
 from webfovea.bench.tasks import read_tasks
 from webfovea.core.domains import DomainPolicy
+from webfovea.core.errors import ConfigError
 from webfovea.dialects.task_prompt import DOCUMENTATION_HEADING
 from webfovea.testing import FakeProvider, FakeRequest, LocalServer
 
@@ -73,11 +74,25 @@ def test_format_webretriever_reads_an_array_whose_first_element_says_nothing(
     del records[0]["task_idx"]  # the guess looks at the first element: now plain names
     array = tmp_path / "tasks.json"
     array.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
-    with pytest.raises(Exception, match="one JSON array"):
+    with pytest.raises(ConfigError, match="one JSON array"):
         read_tasks(array)
     forced = read_tasks(array, fmt="webretriever")
     assert forced.tasks[0].keytra and forced.tasks[0].task_idx is None
     assert [p.line for p in forced.problems] == [3]
+
+
+def test_the_store_keeps_the_fields_and_a_changed_keytra_is_another_task(
+        tmp_path: Path) -> None:
+    keytra, *_ = read_tasks(OWN).tasks
+    store = Store(tmp_path / "results.sqlite")
+    store.add_tasks([keytra])
+    assert store.rows()[0].task == keytra
+    with pytest.raises(ConfigError, match="defined differently"):
+        store.add_tasks([replace(keytra, keytra="other notes")])
+    # A row stored before the fields were (NULL) still matches the task read today.
+    store.conn.execute("UPDATE tasks SET extras = NULL")
+    store.add_tasks([keytra])
+    store.close()
 
 
 # -- one bench on the file: keytra in the first request, step budgets, task.json, score --------

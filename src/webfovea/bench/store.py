@@ -207,7 +207,7 @@ class Store:
         """Record the run's tasks, ``trials`` rows each; a task already recorded must be
         defined the same way."""
         known = {r["task_id"]: _definition(r) for r in self.conn.execute("SELECT * FROM tasks")}
-        changed = [t.id for t in tasks if t.id in known and known[t.id] != _task_definition(t)]
+        changed = [t.id for t in tasks if t.id in known and not _same(known[t.id], t)]
         if changed:
             raise ConfigError(f"these tasks are defined differently than in the run being "
                               f"resumed: {', '.join(changed[:10])}; use a new --out")
@@ -289,14 +289,19 @@ def _row_extras(row: sqlite3.Row) -> dict[str, Any]:
     return {k: v for k, v in value.items() if k in OPTIONAL_FIELDS}
 
 
-def _task_definition(task: Task) -> tuple[Any, ...]:
-    return (task.instruction, task.url, task.answer, task.answer_type, list(task.tags),
-            _extras(task))
+def _same(recorded: tuple[Any, ...], task: Task) -> bool:
+    """Whether ``task`` is defined as the store recorded it. A row from before the extras
+    were stored (None) is compared without them: the same file, read by this version, may
+    give a task extras it had all along (Online-Mind2Web's reference_length)."""
+    *rest, extras = recorded
+    now = [task.instruction, task.url, task.answer, task.answer_type, list(task.tags)]
+    return rest == now and extras in (None, _extras(task))
 
 
 def _definition(row: sqlite3.Row) -> tuple[Any, ...]:
+    extras = None if row["extras"] is None else _row_extras(row)
     return (row["instruction"], row["url"], row["reference"], row["answer_type"],
-            json.loads(row["tags"]), _row_extras(row))
+            json.loads(row["tags"]), extras)
 
 
 def _add_trials(conn: sqlite3.Connection) -> None:
