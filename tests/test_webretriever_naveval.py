@@ -4,7 +4,9 @@ judge a real OpenAI-protocol HTTP server on 127.0.0.1 that streams, as NavEval a
 
 Opt-in: NavEval needs packages the project does not (openai, tiktoken with its cl100k_base
 file cached, tldextract, requests, graphql-core). Set ``WEBFOVEA_NAVEVAL_PYTHON`` to a Python
-that has them; without it, or without the mirror, the test is skipped and says why.
+that has them and ``WEBFOVEA_NAVEVAL_SOURCE`` to a git repository of
+Mininglamp-AI/WebRetriever (a clone or a bare mirror); without them the test is skipped and
+says why.
 ``test_webretriever_export.test_naveval_reads_it`` checks the same fields without it.
 """
 
@@ -25,14 +27,15 @@ import pytest
 
 from test_webretriever_export import FLIGHTS, Exported, exported  # noqa: F401 (the fixture)
 
-MIRROR = Path("/work/.mirror/Mininglamp-AI+WebRetriever/repo")
+SOURCE = os.environ.get("WEBFOVEA_NAVEVAL_SOURCE", "")
 PYTHON = os.environ.get("WEBFOVEA_NAVEVAL_PYTHON", "")
 VERDICT = {"all_passed": True, "score": 0.9, "reasoning": "the filter request holds tokyo",
            "details": [{"action": "choose Tokyo", "passed": True, "reason": "POST /api/filter"}]}
 
 pytestmark = [
-    pytest.mark.skipif(not (MIRROR / "HEAD").exists() and not (MIRROR / ".git").exists(),
-                       reason=f"NavEval's source is not on this machine ({MIRROR})"),
+    pytest.mark.skipif(not SOURCE or not Path(SOURCE).is_dir(),
+                       reason="set WEBFOVEA_NAVEVAL_SOURCE to a git repository of "
+                              "Mininglamp-AI/WebRetriever (NavEval's source)"),
     pytest.mark.skipif(not PYTHON, reason="set WEBFOVEA_NAVEVAL_PYTHON to a Python with "
                                           "NavEval's dependencies to run it"),
 ]
@@ -70,7 +73,7 @@ def judge() -> Iterator[tuple[str, list[dict[str, Any]]]]:
 
 def _naveval(tmp: Path) -> Path:
     archive = tmp / "eval.tar"
-    subprocess.run(["git", "-C", str(MIRROR), "archive", "-o", str(archive), "HEAD", "eval"],
+    subprocess.run(["git", "-C", SOURCE, "archive", "-o", str(archive), "HEAD", "eval"],
                    check=True)
     with tarfile.open(archive) as tar:
         tar.extractall(tmp / "naveval", filter="data")
