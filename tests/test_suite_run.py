@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from as_seen import suite_images_after_moves
+from webfovea.rundir.network import NETWORK, read_network
 from webfovea.suite.catalog import tasks
 from webfovea.suite.cli import choose
 
@@ -42,6 +43,9 @@ async def test_the_oracle_solves_suite_tasks_through_the_harness(tmp_path: Path)
     assert all(t["correct"] for t in by_id.values()), by_id
     checked = await suite_images_after_moves(tmp_path / "run")
     assert checked >= 1  # the long document is searched (filings-capacity)
+    for task in (tmp_path / "run" / "tasks").iterdir():  # the site's requests, never the
+        records = read_network(task).records  # suite's layout reports to its oracle
+        assert (task / NETWORK).is_file() and all("/__fovea/" not in r.url for r in records)
 
 
 

@@ -1,9 +1,10 @@
 """Evidence-based scoring (``webfovea score RUN_DIR --judge-evidence SPEC``).
 
 For each finished task a judge sees the task, the answer, the evidence screenshot and text,
-and the last few steps (their screenshots, actions and notes) and says whether the evidence
-supports the answer: in the spirit of the live-web benchmarks' own judges (WebVoyager's
-auto-evaluator, Online-Mind2Web's WebJudge). Its verdict goes into the task's ``score.json``;
+the last few steps (their screenshots, actions and notes) and the site's API requests
+(``network.jsonl``, in brief) and says whether the evidence supports the answer: in the
+spirit of the live-web benchmarks' own judges (WebVoyager's auto-evaluator, Online-Mind2Web's
+WebJudge). Its verdict goes into the task's ``score.json``;
 with the reference verdict it gives the task's category (:func:`outcomes.evidence_category`).
 A screenshot that is missing or does not decode is named on stderr and left out of the request.
 """
@@ -23,14 +24,16 @@ from ..rundir.images import RunImages
 from ..rundir.outcomes import evidence_category
 from ..rundir.store import EvidenceRecord, ScoreRecord, TaskRun, load_run, write_score
 from .excerpt import excerpt
+from .site_requests import requests_text
 
 LAST_STEPS = 3
 EXCERPT_CHARS = 6000
 IMAGE_CAP = Size(1440, 810)
 SYSTEM = """You judge whether a web agent's answer is supported by the evidence it collected.
 You see the task, the agent's answer, the screenshot of the page when it answered, that page's
-text, and its last steps (screenshots, actions and the harness's notes). Decide only from this
-evidence, not from what you know: the answer is supported if the evidence shows it answers the
+text, its last steps (screenshots, actions and the harness's notes) and, when recorded, the
+site's API requests (what the page asked the site and a bit of each response). Decide only
+from this evidence, not from what you know: the answer is supported if the evidence shows it answers the
 task (right entity, row, period and unit); not supported if the evidence contradicts it or shows
 no such value; cannot tell if the evidence is insufficient either way.
 Reply with exactly two lines:
@@ -66,6 +69,9 @@ def request(run: TaskRun, reader: RunImages | None = None) -> ModelRequest:
     images = [i for i in shown if i is not None]
     text = excerpt(run.evidence_text or "", result.answer or "", EXCERPT_CHARS)
     lines.append(f"Text of the answer page (excerpt):\n{text}")
+    requests = requests_text(run.dir, result.answer or "")
+    if requests:
+        lines.append(requests)
     return ModelRequest(system=SYSTEM, turns=(Turn("user", "\n".join(lines), tuple(images)),),
                         max_tokens=300, task=result.task)
 

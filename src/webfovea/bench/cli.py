@@ -158,10 +158,13 @@ def cmd_score(ns: argparse.Namespace) -> int:
     from .charts import score_chart
     from .command import stdout
     from .report import build_report, print_table, to_csv
-    from .store import Store
+    from .store import DB_NAME, Store
 
     if (ns.run_dir / "result.json").is_file():  # one task, no bench store
         return _score_task(ns)
+    if ns.task is not None and not (ns.run_dir / DB_NAME).is_file() \
+            and (ns.run_dir / "tasks").is_dir():  # bench-shaped, no store: imported runs
+        return _score_tasks(ns)
     if ns.answer is not None or ns.task is not None or ns.answer_type is not None:
         raise ConfigError("--answer, --answer-type and --task score one task's run directory "
                           f"(with result.json); {ns.run_dir} is not one")
@@ -212,6 +215,35 @@ def _score_task(ns: argparse.Namespace) -> int:
 
     done = asyncio.run(scored())
     print(json.dumps(done.to_json(), indent=2) if ns.format == "json" else done.line())
+    return 0
+
+
+def _score_tasks(ns: argparse.Namespace) -> int:
+    """Each task directory of a bench-shaped run without a store (one that
+    ``import-trajectory --from webretriever`` wrote) scored against its line of --task;
+    a task the file has no line for is said and left unscored."""
+    from ..rundir.store import load_run
+    from .task_score import score_task_dir
+
+    if ns.answer is not None or ns.judge or ns.judge_evidence or ns.chart or ns.rescore:
+        raise ConfigError(f"{ns.run_dir} has tasks/ but no bench store: it is scored task by "
+                          "task from --task FILE alone")
+    done: list[TaskScore] = []
+    for task in load_run(ns.run_dir).tasks:
+        try:
+            done.append(asyncio.run(score_task_dir(task.dir, answer=None,
+                                                   answer_type=ns.answer_type,
+                                                   task_file=ns.task, judge=None)))
+        except ConfigError as e:
+            print(f"{task.label}: not scored: {e}")
+    if ns.format == "json":
+        print(json.dumps([d.to_json() for d in done], indent=2))
+    else:
+        for d in done:
+            print(d.line())
+        words = [d.word for d in done]
+        print(f"{len(done)} scored: {words.count('correct')} correct, "
+              f"{words.count('wrong')} wrong, {words.count('unscored')} unscored")
     return 0
 
 

@@ -31,6 +31,7 @@ from ..core.errors import BrowserError, SiteUnreachable
 from .chromium import find_chromium, launch_args
 from .evidence import PageEvent
 from .features import disable_features
+from .network import NetworkRecorder
 from .settle import instrument, settle
 
 
@@ -156,6 +157,9 @@ class Tabs:
     # outside this set that is sent off the site is a popup, and the domain lock closes it.
     seen: set[Page] = field(default_factory=set)
     _came_from: dict[Page, Page] = field(default_factory=dict)
+    # The recorder of the site's XHR and fetch requests (network.jsonl), when one is set:
+    # told of each request by the handlers below, which every request runs through anyway.
+    network: NetworkRecorder | None = None
 
     def __post_init__(self) -> None:
         self.context.on("page", self._on_new_page)
@@ -171,9 +175,20 @@ class Tabs:
 
     def _request_started(self, request: Request) -> None:
         self.inflight[request] = time.monotonic()
+        if self.network is not None:
+            self.network.sent(request)
 
     def _request_ended(self, request: Request) -> None:
         self.inflight.pop(request, None)
+        if self.network is not None:
+            self.network.ended(request)
+
+    async def stop_recording(self) -> None:
+        """End the network record (see :mod:`webfovea.browser.network`), before the context
+        closes: bodies still being read are read from it."""
+        network, self.network = self.network, None
+        if network is not None:
+            await network.close()
 
     def _on_new_page(self, page: Page) -> None:
         self._watch(page)

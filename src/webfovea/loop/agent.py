@@ -17,6 +17,7 @@ from ..browser.domain_lock import DomainLock
 from ..browser.errors import translated
 from ..browser.executor import Executor, safe_execute
 from ..browser.marks import Mark, Marker, centres, decode, draw_on, elements_text
+from ..browser.network import NetworkRecorder, network_recorder
 from ..browser.session import BrowserSession, Tabs
 from ..core.config import AgentConfig
 from ..core.errors import BrowserError, PageTimeout, TimeLimit, WebfoveaError
@@ -29,6 +30,7 @@ from ..dialects.grounder import Grounder
 from ..dialects.task_prompt import task_prompt
 from ..models.base import Model, SentImage, Usage
 from ..rundir import events
+from ..rundir.network import known_secrets
 from ..rundir.store import TrajectoryWriter
 from ..rundir.trajectory import ResultRecord, StepRecord, UsageRecord
 from ..snapshot.session import SiteSession
@@ -72,6 +74,7 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
     site: SiteSession | None = None
     lock: DomainLock | None = None  # the guardrail that lives in the browser
     documents: DocumentView | None = None  # PDFs and data downloads shown as pages
+    network: NetworkRecorder | None = None  # the site's requests, into network.jsonl
     events.emit(events.StepEvent("task_started", result.task_id))
     try:
         with translated():  # the browser's boundary: whatever Playwright raised is a BrowserError
@@ -80,6 +83,7 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
                                    host_rules=session.config.host_rules)
                 result.site = site.record
                 tabs = await session.new_tabs()
+                network = _network(tabs, config, out)  # before the entry page loads
                 documents = _documents(config, session, out)
                 lock = await DomainLock.for_task(tabs, task.url, config.allow_domains,
                                                  downstream=await site.attach(tabs),
@@ -88,8 +92,10 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
                                                  block_reason=config.block_reason)
                 await tabs.open(task.url, timeout=min(60.0, guard.remaining()),
                                 settle_cap=config.settle_cap)
+            else:
+                network = _network(tabs, config, out)
             run = _Run(task, speaker, tabs, guard, lock, writer, result,
-                       host_rules=session.config.host_rules)
+                       host_rules=session.config.host_rules, network=network)
             try:
                 await run.loop()
             finally:
@@ -106,6 +112,8 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
     except Exception as e:  # a bug in webfovea: the run still ends with a named status
         result.status, result.error = "harness_error", f"{type(e).__name__}: {e}"
     finally:
+        if tabs is not None:  # before the context closes: bodies are read from it
+            await tabs.stop_recording()
         if site is not None and tabs is not None:
             await site.close()  # before the context closes: recorded bodies are read from it
         if documents is not None:
@@ -118,6 +126,14 @@ async def run_task(task: Task, *, model: Model | None = None, dialect: Dialect |
         if own and tabs is not None:
             await tabs.close()
     return result
+
+
+def _network(tabs: Tabs, config: AgentConfig, out: Path) -> NetworkRecorder:
+    """Record the task's XHR and fetch requests; the keys the run knows (the providers'
+    variables, the grounder's named one) are redacted."""
+    tabs.network = network_recorder(out, secrets=known_secrets(
+        config.grounder.api_key_env if config.grounder else None))
+    return tabs.network
 
 
 def _documents(config: AgentConfig, session: BrowserSession, out: Path) -> DocumentView | None:
@@ -143,6 +159,7 @@ class _Run:
     results: tuple[ActionResult, ...] = ()  # the last decision's, answered by the dialect
     usage: Usage = field(default_factory=Usage)
     host_rules: tuple[str, ...] = ()  # the browser's (a suite oracle grounder finds its lane)
+    network: NetworkRecorder | None = None  # told each step's number
 
     def __post_init__(self) -> None:
         self.config: AgentConfig = self.guard.config
@@ -166,6 +183,8 @@ class _Run:
         step = 0
         while (stop := self.guard.stop_reason(step)) is None:
             step += 1
+            if self.network is not None:
+                self.network.step = step
             events.emit(events.StepEvent("step_started", self.result.task_id, step))
             try:
                 # Everything in a step, page actions included, is bounded by the time left.

@@ -75,7 +75,7 @@ class LeftOut:
 
 def examples(run_dirs: list[Path], *, only_correct: bool = False
              ) -> Iterator[Example | LeftOut]:
-    keys = _key_values()
+    keys = key_values()
     images = RunImages()  # one for every run: each damaged file is named once
     for run_dir in run_dirs:
         for task in load_run(run_dir).tasks:
@@ -88,7 +88,7 @@ def task_examples(task: TaskRun, run_dir: Path, keys: tuple[str, ...] = (),
                   images: RunImages | None = None) -> Iterator[Example | LeftOut]:
     """The task's steps as examples, the request of each rebuilt as the text dialect did."""
     config = request_config(task)
-    secrets = (*_typed_secrets(task), *keys)
+    secrets = (*typed_secrets(task), *keys)
     images = images or RunImages()
     history: list[HistoryItem] = []
     shown: list[Shown] = []
@@ -146,14 +146,14 @@ def request_config(task: TaskRun) -> AgentConfig:
     return AgentConfig(image_cap=Size.parse(cap) if cap else None, **values)
 
 
-def _typed_secrets(task: TaskRun) -> tuple[str, ...]:
+def typed_secrets(task: TaskRun) -> tuple[str, ...]:
     """What the model typed into masked fields (passwords): never exported."""
     found = {str(rec.details["typed"]).strip() for rec in task.steps
              if rec.details.get("masked") and rec.details.get("typed")}
     return tuple(sorted((s for s in found if s), key=len, reverse=True))
 
 
-def _key_values() -> tuple[str, ...]:
+def key_values() -> tuple[str, ...]:
     """Values of key-like environment variables (…_API_KEY, …TOKEN): scrubbed wherever
     they might have come to appear."""
     return tuple(v for k, v in os.environ.items() if _KEY_NAME.search(k) and len(v) >= 8)

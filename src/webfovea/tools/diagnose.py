@@ -345,7 +345,15 @@ def imported_findings(task: TaskRun) -> list[Finding]:
             out.append(Finding("parse", r.step, f"the call means no action: {r.parse_error}"))
         elif spec is not None and spec.budget not in _PASSIVE:
             acted = True
-            if r.outcome == "no_change":
+            outside = _outside_point(r, spec)
+            if outside:
+                out.append(Finding("execute", r.step, outside))
+            elif r.outcome == "no_change" and spec.types:
+                out.append(Finding("execute", r.step, f"{r.action_source} never reached a "
+                                   "field: the screenshot after it is "
+                                   f"{r.details.get('unchanged', 'identical')} (nothing that "
+                                   "takes text had the focus)"))
+            elif r.outcome == "no_change":
                 same = r.details.get("unchanged", "identical")
                 out.append(Finding("execute", r.step, f"{r.action_source} changed nothing: "
                                                       f"the screenshot after it is {same}"))
@@ -358,6 +366,27 @@ def imported_findings(task: TaskRun) -> list[Finding]:
                  else f"the answer {result.answer!r} was given")
         out.append(Finding("decision", None, f"{ended} before any action on the page"))
     elif result.status == "gave_up":
-        out.append(Finding("decision", None, "the agent ended without an answer (gave up)"))
+        why = f": {result.error}" if result.error else ""
+        out.append(Finding("decision", None, f"the agent ended without an answer (gave up){why}"))
+    elif result.status == "step_limit":
+        out.append(Finding("guardrails", None, f"the task ran out of its step limit after "
+                                               f"{result.steps} steps ({result.error})",
+                           strong=False))
     out.append(Finding("decision", None, NO_EVIDENCE, strong=False))
     return out
+
+
+def _outside_point(r: StepRecord, spec: ActionSpec) -> str:
+    """A point beyond the screen the log's points are in: mapped from another space (the
+    model's 0-1000 or resized-image coordinates taken for screen pixels, or scaled twice)."""
+    width, height = r.model_size
+    if not (width and height):
+        return ""
+    for arg in spec.args:
+        value = (r.action or {}).get(arg.name)
+        if arg.kind == "point" and isinstance(value, list | tuple) and not (
+                0 <= value[0] <= width and 0 <= value[1] <= height):
+            return (f"coordinate mapping: {r.action_source} points at ({value[0]:g},"
+                    f"{value[1]:g}), outside the {width:g}x{height:g} screen: a point in "
+                    "another space (the model's coordinates not mapped to screen pixels)")
+    return ""

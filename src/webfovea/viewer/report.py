@@ -31,6 +31,7 @@ from ..tools.diagnose import STAGES, TaskDiagnosis, diagnose_task
 from .answers_view import answer_checks, disagreement, evidence_category, grounding_status
 from .layers import layers
 from .pages import add_diffs, add_sent, cost, inside, row_extras
+from .requests import add_requests
 
 TASK_PAGE = "view.html"  # in each task directory
 BENCH_PAGE = "report.html"  # a bench run's index: the report, linking every task's page
@@ -128,6 +129,7 @@ def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False,
         _step_json(task.dir, record, data, embed, images)
     add_sent(task, steps)
     evidence, evidence_problem = _image(task.dir, r.evidence, embed, images)
+    requests = add_requests(task, steps)
     return {
         "kind": "task",
         "back": back,
@@ -138,7 +140,7 @@ def task_data(task: TaskRun, *, back: str | None = None, embed: bool = False,
             "evidence": evidence, "evidence_problem": evidence_problem,
             "evidence_at": r.evidence_at,
             "steps": r.steps, "elapsed": r.elapsed, "usage": r.usage.model_dump(),
-            "error": r.error, "model": r.model, "cost": cost(r.usage),
+            "error": r.error, "model": r.model, "cost": cost(r.usage), "requests": requests,
         },
         "diagnosis": _diagnosis_json(diagnosis),
         "checks": answer_checks(task),

@@ -344,6 +344,7 @@
         ["tokens", `${tokens(t.usage)} · ${t.usage.calls} calls · ${t.usage.retries} retries`],
         ["cost", t.cost === null || t.cost === undefined ? null : fmt.cost(t.cost)],
         ["by role", byRole(t.usage.by_role)],
+        ["requests", t.requests],
         ["error", t.error],
       ]),
       el("p", { cls: "keys", text: "Keys: j / → next step, k / ← previous, r raw reply, " +
@@ -476,6 +477,28 @@
       el("strong", { text: "This step's prompt" }), el("pre", { text: fmt.text(sent.text) }));
   }
 
+  // The site's XHR and fetch requests sent during this step (network.jsonl): method, URL,
+  // status and post data; the response body folded.
+  function requestsSection(s) {
+    const reqs = s.requests || [];
+    if (!reqs.length) return null;
+    const items = reqs.map((r) => el("li", { cls: "request" },
+      el("code", { text: `${r.method} ${r.url}` }), " ",
+      badge(r.status === null ? r.failure || "failed" : String(r.status),
+        r.status !== null && r.status < 400 ? "good" : "bad"),
+      el("span", { cls: "muted", text: ` ${r.type}${r.sent_at ? `, ${r.sent_at}` : ""}` }),
+      r.frame ? el("div", { cls: "muted mono", text: `from the frame ${r.frame}` }) : null,
+      r.post !== null ? el("pre", { cls: "post", text: r.post }) : null,
+      r.body !== null ? el("details", { cls: "body" },
+        el("summary", { text: `response body (${fmt.text(r.content_type)}, ${fmt.int(r.body_size ?? r.body.length)} bytes` +
+          `${r.body_truncated ? ", cut at the record's cap" : ""})` }),
+        el("pre", { text: r.body }),
+        r.shown_cut ? el("div", { cls: "muted", text: "cut for this page: the whole text is in network.jsonl" }) : null)
+        : null));
+    return el("details", { cls: "requests", open: true },
+      el("summary", { text: `Requests (${reqs.length})` }), el("ol", {}, items));
+  }
+
   // A native dialect's calls of one turn, in order: each with its outcome and note; the
   // calls after a refusal are marked as not executed.
   function callsSection(s) {
@@ -518,6 +541,7 @@
       s.stripped.length ? el("details", {}, el("summary", { text: `Stripped (${s.stripped.length})` }),
         s.stripped.map((x) => el("pre", { text: x }))) : null,
       sentSection(s),
+      requestsSection(s),
       el("details", { cls: "raw" }, el("summary", { text: "Raw reply" }),
         el("pre", { text: s.raw_reply })),
       Object.keys(s.details).length ? el("details", {}, el("summary", { text: "Details" }),

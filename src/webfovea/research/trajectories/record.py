@@ -37,6 +37,10 @@ class ForeignStep:
     outside: str | None = None  # the agent ran it, but our closed set has no name for it
     failed: str | None = None  # the agent's own tool reported the action failing: how
     url: str = ""  # the page's address before the call, when the log has it
+    reply: str | None = None  # the model's whole reply, when the log keeps it
+    # The size of the space the call's points are in (screen or viewport pixels), when it
+    # is not the screenshot's own: the screenshot is then drawn scaled to it.
+    space: tuple[int, int] | None = None
 
 
 def identical(before: bytes, after: bytes) -> bool:
@@ -52,6 +56,10 @@ class Foreign:
     last_screenshot: bytes | None = None  # after the last call, when the log has one
     url: str = ""
     gave_up: str | None = None  # the agent ended saying it did not succeed: its words
+    # How the run ended when it gave no answer, if the log says (finished, gave_up,
+    # step_limit); None: gave_up. ``gave_up`` then holds why.
+    ended: str | None = None
+    config: dict[str, Any] = field(default_factory=dict)  # more for result.config
     unchanged: Callable[[bytes, bytes], bool] = identical  # before, after: nothing changed
     unchanged_note: str = "identical to the one before"
 
@@ -74,10 +82,13 @@ def write(foreign: Foreign, out: Path) -> ResultRecord:
         writer.append_step(_record(writer, i, step, shots[i], foreign))
     result = ResultRecord(task=foreign.task, url=foreign.url, task_id=out.name,
                           model=f"{foreign.source} (imported)", steps=len(foreign.steps),
-                          config={IMPORTED: foreign.source, "dialect": foreign.source},
+                          config={IMPORTED: foreign.source, "dialect": foreign.source,
+                                  **foreign.config},
                           started_at=time.time())
     if foreign.answer is not None and foreign.answer.strip():
         result.status, result.answer = "finished", foreign.answer
+    elif foreign.ended is not None:
+        result.status, result.error = foreign.ended, foreign.gave_up
     else:
         result.status = "gave_up"
         result.error = foreign.gave_up or "the trajectory ends without an answer"
@@ -89,12 +100,15 @@ def write(foreign: Foreign, out: Path) -> ResultRecord:
 
 def _record(writer: TrajectoryWriter, step: int, s: ForeignStep, after: bytes | None,
             foreign: Foreign) -> StepRecord:
-    record = StepRecord(step=step, started_at=time.time(), url=s.url, raw_reply=json.dumps(
-        s.native, ensure_ascii=False), thought=s.thought)
+    reply = s.reply if s.reply is not None else json.dumps(s.native, ensure_ascii=False)
+    record = StepRecord(step=step, started_at=time.time(), url=s.url, raw_reply=reply,
+                        thought=s.thought)
     if s.screenshot is not None:
         record.screenshot = writer.write_screen(step, s.screenshot)
         size = png_size(s.screenshot)
         record.sent_size = record.model_size = (size.width, size.height)
+    if s.space is not None:
+        record.model_size = record.page_size = s.space
     if s.action is None and s.outside is not None:
         record.outcome, record.note = "unknown", f"imported: {s.outside}"
         record.details = {"imported": True, "outside": s.outside}
