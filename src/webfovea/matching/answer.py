@@ -1,0 +1,226 @@
+"""One answer against one reference: the typed rules in the order that decides.
+
+A list reference (several lines or items) is matched item by item (:mod:`lists`); each item,
+or a single reference, by its kind: a date, a quantity, a date with a quantity
+(``2011年第一季度172千人次``), or text — each form of a reference that gives alternatives.
+The task's instruction tells whether % is meant and which numbers and dates in the answer
+merely repeat the question (``2025年1月``, ``6级`` in "2025年1月发生的6级及以上地震").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .dateforms import DateMention, find_dates, reference_date
+from .dates import DateValue, same_date
+from .forms import reference_forms
+from .lists import answer_items, is_ranking, list_verdict, split_items
+from .numbers import prepare
+from .quantities import Quantity, compare, read_quantities, reference_quantity
+from .text import text_verdict
+from .verdict import Verdict, best, correct, undecided, wrong
+
+AnswerType = Literal["auto", "text", "number", "date"]
+
+# Words joining two values an answer hedges between: "2006年或2007年", "40 to 42".
+_HEDGE = re.compile(r"^[\s年月日次个人]*(?:或者?|或是|还是|至|到|~|～|-|–|—|/|(?i:or|to|and))\s*$")
+_PERCENT = re.compile(r"%|％|百分|(?i:percent)")
+
+
+@dataclass(frozen=True)
+class Context:
+    task: str
+    percent: bool  # the task or the reference says %: percentages and fractions convert
+    task_numbers: tuple[tuple[str, str], ...]  # (value, word after it) of each number
+    task_dates: tuple[DateValue, ...]
+
+
+def context(task: str, reference: str) -> Context:
+    text = prepare(task)
+    numbers = tuple((str(q.readings[0][0]), _word_after(text, q.end))
+                    for q in read_quantities(text))
+    dates = tuple(v for d in find_dates(text) for v in d.readings)
+    return Context(task, bool(_PERCENT.search(task) or _PERCENT.search(reference)), numbers,
+                   dates)
+
+
+def match_answer(reference: str, answer: str, *, task: str = "",
+                 answer_type: AnswerType = "auto") -> Verdict:
+    """The typed verdict for ``answer`` against ``reference`` (``task``: the instruction)."""
+    ctx = context(task, reference)
+    if answer_type == "auto" and not reference_date(reference):
+        refs, numbered = split_items(reference)
+        if len(refs) > 1:
+            found = answer_items(answer, len(refs))
+            return list_verdict(refs, found, ranking=is_ranking(task, numbered),
+                                item=lambda r, a: item_verdict(r, a, ctx, "auto"))
+    return item_verdict(reference, answer, ctx, answer_type)
+
+
+def item_verdict(reference: str, answer: str, ctx: Context, answer_type: AnswerType) -> Verdict:
+    forms = reference_forms(reference)
+    verdicts = [_one_form(form, answer, ctx, answer_type) for form in forms]
+    found = best(verdicts)
+    assert found is not None  # reference_forms gives at least one form
+    if len(forms) > 1 and found.correct:
+        return correct(found.rule, f"{found.why} (one of the reference's forms: "
+                                   f"{' / '.join(forms)})")
+    return found
+
+
+def _one_form(reference: str, answer: str, ctx: Context, answer_type: AnswerType) -> Verdict:
+    if answer_type in ("auto", "date"):
+        dates = reference_date(reference)
+        if dates:
+            return date_verdict(dates, answer, ctx)
+    if answer_type in ("auto", "number"):
+        quantity = reference_quantity(reference)
+        if quantity is not None:
+            return quantity_verdict(quantity, answer, ctx)
+    if answer_type == "auto":
+        combined = _date_and_quantity(reference, answer, ctx)
+        if combined is not None:
+            return combined
+    return text_verdict(reference, answer)
+
+
+# -- quantities -----------------------------------------------------------------------------
+
+
+def quantity_verdict(ref: Quantity, answer: str, ctx: Context) -> Verdict:
+    """The answer's own numbers (not the task's, not inside its dates) against ``ref``."""
+    text = prepare(answer)
+    mentions = read_quantities(text)
+    if not mentions:
+        if re.search(r"\d", text) or not re.search(r"\w", text):
+            return wrong(_family(ref), f"no number in the answer; {ref.text()} expected")
+        return undecided(_family(ref), "the answer states no number a typed rule can read")
+    own = _own(mentions, text, ctx)
+    verdicts = [compare(ref, q, percent_context=ctx.percent) for q in own]
+    if len({q.readings[0] for q in own}) > 1 and _hedges(own, text):
+        return wrong("hedge", "the answer hedges between "
+                              + " and ".join(q.text() for q in own))
+    agree = [v for v in verdicts if v.correct]
+    if agree and len(agree) == len(verdicts):
+        return agree[0]
+    if agree:
+        return undecided(agree[0].rule, f"the answer states {ref.text()} among other numbers ("
+                                        + ", ".join(q.text() for q in own) + ")")
+    return best(verdicts) if len(verdicts) == 1 else _none_agree(verdicts, own, ref)
+
+
+def _none_agree(verdicts: list[Verdict], own: list[Quantity], ref: Quantity) -> Verdict:
+    if any(v.decision == "undecided" for v in verdicts) and all(
+            v.decision != "wrong" or v.rule == "unit" for v in verdicts):
+        return next(v for v in verdicts if v.decision == "undecided")
+    return wrong(_family(ref), f"none of the answer's numbers ("
+                               + ", ".join(q.text() for q in own) + f") is {ref.text()}")
+
+
+def _family(ref: Quantity) -> Literal["integer", "decimal", "percent"]:
+    return "percent" if ref.percent else "integer" if ref.integer else "decimal"
+
+
+def _own(mentions: list[Quantity], text: str, ctx: Context) -> list[Quantity]:
+    """The answer's numbers less those that repeat the task's or sit inside a date; all of
+    them when that leaves none."""
+    dates = find_dates(text)
+    fresh = [q for q in mentions if (str(q.readings[0][0]), _word_after(text, q.end))
+             not in ctx.task_numbers]
+    undated = [q for q in fresh if not any(d.start <= q.start < d.end for d in dates)]
+    return undated or fresh or mentions
+
+
+def _word_after(text: str, end: int) -> str:
+    m = re.match(r"\s*([\u4e00-\u9fff]|[A-Za-z]+|%)", text[end:])
+    return m.group(1).lower() if m else ""
+
+
+def _hedges(own: Sequence[Quantity], text: str) -> bool:
+    return any(_HEDGE.match(text[a.end:b.start]) for a, b in zip(own, own[1:], strict=False)) \
+        or bool(re.search(r"(?i)\bbetween\b|介于", text))
+
+
+# -- dates ------------------------------------------------------------------------------------
+
+
+def date_verdict(refs: tuple[DateValue, ...], answer: str, ctx: Context) -> Verdict:
+    text = prepare(answer)
+    mentions = find_dates(text)
+    if all(r.precision == "year" for r in refs):
+        mentions = _with_bare_years(mentions, text)
+    shown = " or ".join(r.shown() for r in refs)
+    if not mentions:
+        if re.search(r"\d", text):
+            return wrong("date", f"no date in the answer; {shown} expected")
+        return undecided("date", "the answer states no date a typed rule can read")
+    own = [d for d in mentions if not any(v in ctx.task_dates for v in d.readings)] or mentions
+    agree = [d for d in own if _same(refs, d)]
+    if len({d.readings for d in own}) > 1 and _date_hedge(own, text):
+        return wrong("hedge", "the answer hedges between " + " and ".join(d.shown() for d in own))
+    if agree and len(agree) == len(own):
+        return correct("date", f"{agree[0].shown()} is {shown}")
+    if agree:
+        return undecided("date", f"the answer states {shown} among other dates ("
+                                 + ", ".join(d.shown() for d in own) + ")")
+    return wrong("date", ", ".join(d.shown() for d in own) + f" is not {shown}")
+
+
+def _with_bare_years(mentions: list[DateMention], text: str) -> list[DateMention]:
+    """A year reference (``2006年``) is also stated by a bare ``2006``."""
+    years = [DateMention(m.start(), m.end(), (DateValue(int(m.group(0)), 1, 1, "year"),))
+             for m in re.finditer(r"(?<![\d.,])\d{4}(?![\d.,])", text)
+             if not any(d.start <= m.start() < d.end for d in mentions)]
+    return sorted([*mentions, *years], key=lambda d: d.start)
+
+
+def _same(refs: tuple[DateValue, ...], mention: DateMention) -> bool:
+    return any(same_date(r, a) for r in refs for a in mention.readings)
+
+
+def _date_hedge(own: Sequence[DateMention], text: str) -> bool:
+    return any(_HEDGE.match(text[a.end:b.start]) for a, b in zip(own, own[1:], strict=False))
+
+
+# -- an item with a date and a quantity ------------------------------------------------------
+
+
+def _date_and_quantity(reference: str, answer: str, ctx: Context) -> Verdict | None:
+    """``2011年第一季度172千人次``: the date and the quantity each must match; an answer that
+    gives the date but leaves the quantity out is undecided."""
+    ref_text = prepare(reference)
+    ref_dates = find_dates(ref_text)
+    if len(ref_dates) != 1:
+        return None
+    rest = _without(ref_text, ref_dates)
+    quantity = reference_quantity(rest)
+    if quantity is None:
+        return None
+    when = date_verdict(ref_dates[0].readings, answer, ctx)
+    ans_text = prepare(answer)
+    ans_rest = _without(ans_text, find_dates(ans_text))
+    if not read_quantities(ans_rest):
+        if when.decision == "wrong":
+            return when
+        return undecided("date", f"{when.why}; the answer leaves out {quantity.text()}")
+    how_much = quantity_verdict(quantity, ans_rest, ctx)
+    return _both(when, how_much)
+
+
+def _without(text: str, dates: Sequence[DateMention]) -> str:
+    for d in sorted(dates, key=lambda d: d.start, reverse=True):
+        text = text[:d.start] + " " + text[d.end:]
+    return text.strip(" ：:，,")
+
+
+def _both(first: Verdict, second: Verdict) -> Verdict:
+    for v in (first, second):
+        if v.decision == "wrong":
+            return v
+    for v in (first, second):
+        if v.decision == "undecided":
+            return v
+    return correct(second.rule, f"{first.why}; {second.why}")
