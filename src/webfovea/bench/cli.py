@@ -206,11 +206,15 @@ async def _rescore(store: Store, run_dir: Path, judge_spec: str | None,
 
     judge = Judge(load_model(judge_spec, base_url=judge_base_url)) if judge_spec else None
     try:
-        await rescore(store, run_dir, judge=judge)
+        done = await rescore(store, run_dir, judge=judge)
     finally:
         if judge is not None:
             await judge.aclose()
     store.set_meta("judge", judge_spec)
+    changed = [r for r in done if r.changed]
+    print(f"rescored {len(done)} verdicts: {len(changed)} changed", file=sys.stderr)
+    for r in changed:
+        print(f"  {r.line()}", file=sys.stderr)
 
 
 async def _judge_evidence(run_dir: Path, spec: str, base_url: str | None) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Literal
 
 from .dateforms import DateMention, find_dates, reference_date
@@ -109,14 +110,14 @@ def quantity_verdict(ref: Quantity, answer: str, ctx: Context) -> Verdict:
     if agree:
         return undecided(agree[0].rule, f"the answer states {ref.text()} among other numbers ("
                                         + ", ".join(q.text() for q in own) + ")")
-    return best(verdicts) if len(verdicts) == 1 else _none_agree(verdicts, own, ref)
+    return verdicts[0] if len(verdicts) == 1 else _none_agree(verdicts, own, ref)
 
 
 def _none_agree(verdicts: list[Verdict], own: list[Quantity], ref: Quantity) -> Verdict:
     if any(v.decision == "undecided" for v in verdicts) and all(
             v.decision != "wrong" or v.rule == "unit" for v in verdicts):
         return next(v for v in verdicts if v.decision == "undecided")
-    return wrong(_family(ref), f"none of the answer's numbers ("
+    return wrong(_family(ref), "none of the answer's numbers ("
                                + ", ".join(q.text() for q in own) + f") is {ref.text()}")
 
 
@@ -140,7 +141,7 @@ def _word_after(text: str, end: int) -> str:
 
 
 def _hedges(own: Sequence[Quantity], text: str) -> bool:
-    return any(_HEDGE.match(text[a.end:b.start]) for a, b in zip(own, own[1:], strict=False)) \
+    return any(_HEDGE.match(text[a.end:b.start]) for a, b in pairwise(own)) \
         or bool(re.search(r"(?i)\bbetween\b|介于", text))
 
 
@@ -182,7 +183,7 @@ def _same(refs: tuple[DateValue, ...], mention: DateMention) -> bool:
 
 
 def _date_hedge(own: Sequence[DateMention], text: str) -> bool:
-    return any(_HEDGE.match(text[a.end:b.start]) for a, b in zip(own, own[1:], strict=False))
+    return any(_HEDGE.match(text[a.end:b.start]) for a, b in pairwise(own))
 
 
 # -- an item with a date and a quantity ------------------------------------------------------

@@ -87,7 +87,7 @@ def _count_verdict(refs: Sequence[str], found: Sequence[str], pairs: dict[int, i
 
 
 def _ranking_in_place(table: list[list[Verdict]], refs: Sequence[str], rule: Rule) -> Verdict:
-    for i, ref in enumerate(refs):
+    for i in range(len(refs)):
         v = table[i][i]
         if v.decision == "wrong" and not any(x.decision != "wrong" for x in table[i]):
             return wrong(rule, f"item {i + 1}: {v.why}")
