@@ -10,14 +10,14 @@ than the reference and is its rounding is undecided (a grader may take it or not
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from .numbers import SMALL_NUMBERS, TENS, literal_readings, plain, prepare
 from .units import CURRENCIES, SCALE_PATTERN, SCALES, currency_of, read_after
 from .verdict import Rule, Verdict, correct, undecided, wrong
 
-_LITERAL = (r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?"
+_LITERAL = (r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:\.\d{3})+(?:,\d+)?"
             r"|\d{1,3}(?:[ '’]\d{3})+(?:[.,]\d+)?|\d+(?:[.,]\d+)?|\.\d+")
 _PREFIX = r"(?P<cur>US\$|HK\$|NT\$|[$€£¥￥₹₩₽৳])?\s?"
 _NUMBER = re.compile(
@@ -70,13 +70,28 @@ def read_quantities(text: str) -> list[Quantity]:
               and not any(f.start <= q.start < f.end for f in found)]
     if not found:
         found = _english_words(text)
-    return sorted(found, key=lambda q: q.start)
+    return _accounting(text, sorted(found, key=lambda q: q.start))
+
+
+def _accounting(text: str, found: list[Quantity]) -> list[Quantity]:
+    """An accounting negative: the whole text is one number in parentheses, ``(1,234)``."""
+    stripped = text.strip()
+    if len(found) != 1 or not (stripped.startswith("(") and stripped.endswith(")")):
+        return found
+    q = found[0]
+    if stripped[1:-1].strip() != text[q.start:q.end].strip():
+        return found
+    return [replace(q, readings=tuple((-v, p) for v, p in q.readings),
+                    shown=(-q.shown[0], q.shown[1]))]
 
 
 def reference_quantity(text: str) -> Quantity | None:
     """The reference as one quantity, when it is nothing else: a number with its scale,
     unit, currency or percent, and optionally a unit gloss (``2895（千人）``)."""
     text = prepare(text).strip().rstrip("。.")
+    if re.fullmatch(r"\(\s*[-\d.,]+\s*\)", text):  # accounting: the whole text in parentheses
+        found = read_quantities(text)
+        return found[0] if len(found) == 1 else None
     gloss = _GLOSS.search(text)
     body = text[:gloss.start()] if gloss else text
     found = read_quantities(body)
