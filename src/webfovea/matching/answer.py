@@ -28,6 +28,7 @@ AnswerType = Literal["auto", "text", "number", "date"]
 
 # Words joining two values an answer hedges between: "2006年或2007年", "40 to 42".
 _HEDGE = re.compile(r"^[\s年月日次个人]*(?:或者?|或是|还是|至|到|~|～|-|–|—|/|(?i:or|to|and))\s*$")
+_PARTIAL_HEDGE = re.compile(r"\s*(?:或者?|或是|还是|至|到|~|～|(?i:or|to))\s*\d")
 _PERCENT = re.compile(r"%|％|百分|(?i:percent)")
 
 
@@ -35,14 +36,15 @@ _PERCENT = re.compile(r"%|％|百分|(?i:percent)")
 class Context:
     task: str
     percent: bool  # the task or the reference says %: percentages and fractions convert
-    task_numbers: tuple[tuple[str, str], ...]  # (value, word after it) of each number
+    task_numbers: tuple[tuple[str, str, str], ...]  # (value, word before, word after) each
+
     task_dates: tuple[DateValue, ...]
 
 
 def context(task: str, reference: str) -> Context:
     text = prepare(task)
-    numbers = tuple((str(q.readings[0][0]), _word_after(text, q.end))
-                    for q in read_quantities(text))
+    numbers = tuple((str(q.readings[0][0]), _word_before(text, q.start),
+                     _word_after(text, q.end)) for q in read_quantities(text))
     dates = tuple(v for d in find_dates(text) for v in d.readings)
     return Context(task, bool(_PERCENT.search(task) or _PERCENT.search(reference)), numbers,
                    dates)
@@ -64,7 +66,10 @@ def match_answer(reference: str, answer: str, *, task: str = "",
 def item_verdict(reference: str, answer: str, ctx: Context, answer_type: AnswerType) -> Verdict:
     forms = reference_forms(reference)
     verdicts = [_one_form(form, answer, ctx, answer_type) for form in forms]
-    found = best(verdicts)
+    # A gloss in another script (Dublin（都柏林）) does not make an answer in the script of
+    # one of the forms undecided: that form decides.
+    same_script = [v for v in verdicts if v.rule != "script"]
+    found = best(same_script or verdicts)
     assert found is not None  # reference_forms gives at least one form
     if len(forms) > 1 and found.correct:
         return correct(found.rule, f"{found.why} (one of the reference's forms: "
@@ -129,10 +134,23 @@ def _own(mentions: list[Quantity], text: str, ctx: Context) -> list[Quantity]:
     """The answer's numbers less those that repeat the task's or sit inside a date; all of
     them when that leaves none."""
     dates = find_dates(text)
-    fresh = [q for q in mentions if (str(q.readings[0][0]), _word_after(text, q.end))
-             not in ctx.task_numbers]
+    fresh = [q for q in mentions if not _from_task(q, text, ctx)]
     undated = [q for q in fresh if not any(d.start <= q.start < d.end for d in dates)]
     return undated or fresh or mentions
+
+
+def _from_task(q: Quantity, text: str, ctx: Context) -> bool:
+    """The task names this number with the same word before or after it ("6级", "Top 10%"),
+    or the answer gives it no word after it ("6+"): it repeats the question."""
+    value, before, after = (str(q.readings[0][0]), _word_before(text, q.start),
+                            _word_after(text, q.end))
+    return any(v == value and (a == after or not after or (b and b == before))
+               for v, b, a in ctx.task_numbers)
+
+
+def _word_before(text: str, start: int) -> str:
+    m = re.search(r"([\u4e00-\u9fff]|[A-Za-z]+)\s*$", text[:start])
+    return m.group(1).lower() if m else ""
 
 
 def _word_after(text: str, end: int) -> str:
@@ -160,7 +178,7 @@ def date_verdict(refs: tuple[DateValue, ...], answer: str, ctx: Context) -> Verd
         return undecided("date", "the answer states no date a typed rule can read")
     own = [d for d in mentions if not any(v in ctx.task_dates for v in d.readings)] or mentions
     agree = [d for d in own if _same(refs, d)]
-    if len({d.readings for d in own}) > 1 and _date_hedge(own, text):
+    if _date_hedge(own, text):
         return wrong("hedge", "the answer hedges between " + " and ".join(d.shown() for d in own))
     if agree and len(agree) == len(own):
         return correct("date", f"{agree[0].shown()} is {shown}")
@@ -183,7 +201,12 @@ def _same(refs: tuple[DateValue, ...], mention: DateMention) -> bool:
 
 
 def _date_hedge(own: Sequence[DateMention], text: str) -> bool:
-    return any(_HEDGE.match(text[a.end:b.start]) for a, b in pairwise(own))
+    """Two dates joined by "或 / or / 至", or one followed by a second, partial one
+    ("1999年4月29日或4月30日")."""
+    if len({d.readings for d in own}) > 1 and any(
+            _HEDGE.match(text[a.end:b.start]) for a, b in pairwise(own)):
+        return True
+    return any(_PARTIAL_HEDGE.match(text[d.end:]) for d in own)
 
 
 # -- an item with a date and a quantity ------------------------------------------------------
@@ -202,7 +225,7 @@ def _date_and_quantity(reference: str, answer: str, ctx: Context) -> Verdict | N
         return None
     when = date_verdict(ref_dates[0].readings, answer, ctx)
     ans_text = prepare(answer)
-    ans_rest = _without(ans_text, find_dates(ans_text))
+    ans_rest = _without(ans_text, find_dates(ans_text)).strip("()（） ")
     if not read_quantities(ans_rest):
         if when.decision == "wrong":
             return when

@@ -22,7 +22,7 @@ def reference_forms(reference: str) -> list[str]:
     text = prepare(reference).strip()
     glossed = _GLOSSED.fullmatch(text)
     if glossed and not _unit_gloss(glossed.group("inner")):
-        return [glossed.group("outer").strip(), glossed.group("inner").strip()]
+        return [glossed.group("outer").strip(), glossed.group("inner").strip(), text]
     if "/" in text and not reference_date(text):
         parts = [p.strip() for p in text.split("/")]
         if len(parts) > 1 and all(parts) and _alike(parts):

@@ -68,20 +68,23 @@ def list_verdict(refs: Sequence[str], found: Sequence[str], *, ranking: bool,
                                  + (" in order" if ranking else " (in any order)"))
         return wrong(rule, "the right items in the wrong order: " + ", ".join(found))
     if len(found) != len(refs):
-        return _count_verdict(refs, found, pairs, rule)
+        return _count_verdict(table, refs, found, pairs, rule)
     if ranking:
         return _ranking_in_place(table, refs, rule)
     return _set_leftovers(table, refs, pairs, rule)
 
 
-def _count_verdict(refs: Sequence[str], found: Sequence[str], pairs: dict[int, int],
-                   rule: Rule) -> Verdict:
+def _count_verdict(table: list[list[Verdict]], refs: Sequence[str], found: Sequence[str],
+                   pairs: dict[int, int], rule: Rule) -> Verdict:
     missing = [r for i, r in enumerate(refs) if i not in pairs]
     extra = [a for j, a in enumerate(found) if j not in pairs.values()]
     if not extra:
         return wrong(rule, f"{len(found)} items for {len(refs)}: missing {', '.join(missing)}")
     if not missing:
         return wrong(rule, f"{len(found)} items for {len(refs)}: extra {', '.join(extra)}")
+    if nothing := _unmatched(table, pairs, refs):
+        return wrong(rule, f"{len(found)} items for {len(refs)}, and no item of the answer is "
+                           f"{nothing}")
     return undecided(rule, f"{len(found)} items for {len(refs)}; unpaired: "
                            f"{', '.join(missing)} / {', '.join(extra)}")
 
@@ -98,12 +101,21 @@ def _ranking_in_place(table: list[list[Verdict]], refs: Sequence[str], rule: Rul
 
 def _set_leftovers(table: list[list[Verdict]], refs: Sequence[str], pairs: dict[int, int],
                    rule: Rule) -> Verdict:
-    taken = set(pairs.values())
-    for i, ref in enumerate(refs):
-        if i not in pairs and all(table[i][j].decision == "wrong"
-                                  for j in range(len(table[i])) if j not in taken):
-            return wrong(rule, f"no item of the answer is {ref}")
+    missing = _unmatched(table, pairs, refs)
+    if missing:
+        return wrong(rule, f"no item of the answer is {missing}")
     return undecided(rule, "some items cannot be told by a typed rule")
+
+
+def _unmatched(table: list[list[Verdict]], pairs: dict[int, int],
+               refs: Sequence[str] = ()) -> str:
+    """A reference item that every unpaired answer item is decidedly not ("" if none)."""
+    taken = set(pairs.values())
+    for i, row in enumerate(table):
+        if i not in pairs and all(v.decision == "wrong" for j, v in enumerate(row)
+                                  if j not in taken):
+            return refs[i] if refs else f"item {i + 1} of the reference"
+    return ""
 
 
 def _pairing(table: list[list[Verdict]], ok: Callable[[Verdict], bool]) -> dict[int, int]:
