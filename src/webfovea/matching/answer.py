@@ -29,6 +29,12 @@ AnswerType = Literal["auto", "text", "number", "date"]
 # Words joining two values an answer hedges between: "2006年或2007年", "40 to 42".
 _HEDGE = re.compile(r"^[\s年月日次个人]*(?:或者?|或是|还是|至|到|~|～|-|–|—|/|(?i:or|to|and))\s*$")
 _PARTIAL_HEDGE = re.compile(r"\s*(?:或者?|或是|还是|至|到|~|～|(?i:or|to))\s*\d")
+# A bound is not a value: "5 or more", "至少5", "超过5次", "6级及以上".
+_BOUND_AFTER = re.compile(r"\s*(?:[个次人名家项条]?\s*(?:及?以上|及?以下|多|余|左右|之多)"
+                          r"|\+|(?i:or (?:more|above|less|fewer|below)|plus)\b)")
+_BOUND_BEFORE = re.compile(r"(?:至少|最少|最多|超过|不到|不足|多于|少于|近|将近|大于|小于|"
+                           r"(?i:at least|at most|more than|less than|fewer than|over|under|"
+                           r"nearly|almost|up to))\s*$")
 _PERCENT = re.compile(r"%|％|百分|(?i:percent)")
 
 
@@ -110,6 +116,11 @@ def quantity_verdict(ref: Quantity, answer: str, ctx: Context) -> Verdict:
         return wrong("hedge", "the answer hedges between "
                               + " and ".join(q.text() for q in own))
     agree = [v for v in verdicts if v.correct]
+    bound = next((q for q, v in zip(own, verdicts, strict=True) if v.correct
+                  and (_BOUND_AFTER.match(text[q.end:]) or _BOUND_BEFORE.search(text[:q.start]))),
+                 None)
+    if bound is not None:
+        return undecided("hedge", f"the answer gives {bound.text()} as a bound, not a value")
     if agree and len(agree) == len(verdicts):
         return agree[0]
     if agree:

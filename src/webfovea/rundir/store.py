@@ -180,8 +180,8 @@ class TaskRun:
 
     @property
     def failed(self) -> bool:
-        """Ended without an answer, or answered and was scored wrong."""
-        return self.result.status != "finished" or self.verdict == "wrong"
+        """Ended without an answer, or answered and was scored wrong (or left undecided)."""
+        return self.result.status != "finished" or self.verdict in ("wrong", "undecided")
 
 
 @dataclass(frozen=True)
