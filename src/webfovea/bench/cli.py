@@ -37,9 +37,10 @@ def register(subparsers: Any) -> dict[str, Handler]:
     score.add_argument("run_dir", type=Path)
     score.add_argument("--format", choices=("table", "json", "csv"), default="table")
     score.add_argument("--rescore", action="store_true",
-                       help="score the answers again with the current matchers")
-    score.add_argument("--judge", help="model spec of a judge for semantic equivalence "
-                                       "(implies --rescore)")
+                       help="score the answers again with the current matchers and say "
+                            "which verdicts changed")
+    score.add_argument("--judge", help="model spec of a judge that decides the answers the "
+                                       "typed rules leave undecided (implies --rescore)")
     score.add_argument("--judge-base-url")
     score.add_argument("--judge-evidence", metavar="SPEC",
                        help="a model (spec or profile) that judges whether each finished task's "
@@ -94,7 +95,8 @@ def _bench_parser(p: argparse.ArgumentParser) -> None:
                    help="named parts by a stable hash of the id, e.g. dev:70,holdout:30")
     p.add_argument("--part", default=hidden, help="the part of --split to run")
     p.add_argument("--judge", default=hidden,
-                   help="model spec of a judge for semantic equivalence (off by default)")
+                   help="model spec of a judge that decides the answers the typed rules "
+                        "leave undecided (off by default)")
     p.add_argument("--judge-base-url", default=hidden)
     p.add_argument("--host-resolver-rules", action="append", metavar="RULES", default=hidden,
                    help="Chromium host resolver rules, e.g. 'MAP *.fovea.test 127.0.0.1:8001'; "

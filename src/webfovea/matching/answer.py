@@ -35,7 +35,10 @@ _BOUND_AFTER = re.compile(r"\s*(?:[个次人名家项条]?\s*(?:及?以上|及?�
 _BOUND_BEFORE = re.compile(r"(?:至少|最少|最多|超过|不到|不足|多于|少于|近|将近|大于|小于|"
                            r"(?i:at least|at most|more than|less than|fewer than|over|under|"
                            r"nearly|almost|up to))\s*$")
-_PERCENT = re.compile(r"%|％|百分|(?i:percent)")
+# The task asks for a percentage ("多少(%)", "百分比"); a % among its parameters ("Top 10%")
+# does not. The reference says % when it holds one.
+_ASKS_PERCENT = re.compile(r"[(（]\s*[%％]\s*[)）]|百分比|百分之|占比|"
+                           r"(?i:percentage|what percent|in percent|\bin %)")
 
 
 @dataclass(frozen=True)
@@ -52,8 +55,8 @@ def context(task: str, reference: str) -> Context:
     numbers = tuple((str(q.readings[0][0]), _word_before(text, q.start),
                      _word_after(text, q.end)) for q in read_quantities(text))
     dates = tuple(v for d in find_dates(text) for v in d.readings)
-    return Context(task, bool(_PERCENT.search(task) or _PERCENT.search(reference)), numbers,
-                   dates)
+    return Context(task, bool(_ASKS_PERCENT.search(task) or re.search(r"[%％]", reference)),
+                   numbers, dates)
 
 
 def match_answer(reference: str, answer: str, *, task: str = "",
@@ -112,7 +115,7 @@ def quantity_verdict(ref: Quantity, answer: str, ctx: Context) -> Verdict:
         return undecided(_family(ref), "the answer states no number a typed rule can read")
     own = _own(mentions, text, ctx)
     verdicts = [compare(ref, q, percent_context=ctx.percent) for q in own]
-    if len({q.readings[0] for q in own}) > 1 and _hedges(own, text):
+    if _hedges(own, [v.correct for v in verdicts], text):
         return wrong("hedge", "the answer hedges between "
                               + " and ".join(q.text() for q in own))
     agree = [v for v in verdicts if v.correct]
@@ -169,9 +172,11 @@ def _word_after(text: str, end: int) -> str:
     return m.group(1).lower() if m else ""
 
 
-def _hedges(own: Sequence[Quantity], text: str) -> bool:
-    return any(_HEDGE.match(text[a.end:b.start]) for a, b in pairwise(own)) \
-        or bool(re.search(r"(?i)\bbetween\b|介于", text))
+def _hedges(own: Sequence[Quantity], agree: Sequence[bool], text: str) -> bool:
+    """The value that agrees is joined to a different one by "或 / or / to / -"."""
+    pairs = zip(pairwise(own), pairwise(agree), strict=True)
+    return any((x or y) and a.readings[0] != b.readings[0] and _HEDGE.match(text[a.end:b.start])
+               for (a, b), (x, y) in pairs)
 
 
 # -- dates ------------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ _FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("day", re.compile(r"(?P<y>\d{4})\s*年\s*(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号]")),
     ("month", re.compile(r"(?P<y>\d{4})\s*年\s*(?P<m>\d{1,2})\s*月(?!\s*\d)")),
     ("quarter", re.compile(_Y + r"(?:第\s*)?(?P<q>[一二三四1-4])\s*季度?")),
-    ("month", re.compile(r"(?<![\d/.])(?P<y>\d{4})[/.](?P<m>\d{1,2})(?![\d/.])")),
+    # "2025/03" (a slash only: "2025.03" may be a decimal)
+    ("month", re.compile(r"(?<![\d/.])(?P<y>(?:19|20)\d\d)/(?P<m>0?[1-9]|1[0-2])(?![\d/.])")),
     ("quarter", re.compile(_Y + r"[Qq](?P<q>[1-4])\b")),
     ("quarter", re.compile(r"\b[Qq](?P<q>[1-4])\s*(?P<y>\d{4})")),
     ("quarter", re.compile(r"(?i:\b(?P<q>first|second|third|fourth|1st|2nd|3rd|4th)\s+quarter"

@@ -10,7 +10,8 @@ from decimal import Decimal
 
 from .dateforms import reference_date
 from .numbers import prepare
-from .quantities import reference_quantity
+from .quantities import Quantity, read_quantities, reference_quantity
+from .text import script
 from .units import SCALE_PATTERN, read_after
 
 _GLOSSED = re.compile(r"(?P<outer>.+?)\s*[（(](?P<inner>[^（）()]+)[)）]\s*")
@@ -22,12 +23,32 @@ def reference_forms(reference: str) -> list[str]:
     text = prepare(reference).strip()
     glossed = _GLOSSED.fullmatch(text)
     if glossed and not _unit_gloss(glossed.group("inner")):
-        return [glossed.group("outer").strip(), glossed.group("inner").strip(), text]
+        outer, inner = glossed.group("outer").strip(), glossed.group("inner").strip()
+        # A qualifier ("Apple (company)", "iPhone 15 (2023)") is not another form.
+        return [outer, inner, text] if _gloss_of(outer, inner) else [outer, text]
     if "/" in text and not reference_date(text):
         parts = [p.strip() for p in text.split("/")]
         if len(parts) > 1 and all(parts) and _alike(parts):
             return parts
     return [text]
+
+
+def _gloss_of(outer: str, inner: str) -> bool:
+    """The inner text names the same thing: another script (``Dublin（都柏林）``), the same
+    number (``2025（FY2025）``) or an acronym (``World Health Organization (WHO)``)."""
+    scripts = script(outer), script(inner)
+    if all(scripts) and scripts[0] != scripts[1]:
+        return True
+    numbers = [reference_quantity(x) or _only_number(x) for x in (outer, inner)]
+    if numbers[0] is not None and numbers[1] is not None:
+        return numbers[0].readings[0] == numbers[1].readings[0]
+    initials = "".join(w[0] for w in re.findall(r"[A-Za-z]+", outer) if w[0].isupper())
+    return len(inner) >= 2 and inner.replace(".", "") == initials
+
+
+def _only_number(text: str) -> Quantity | None:
+    found = read_quantities(text)
+    return found[0] if len(found) == 1 else None
 
 
 def _unit_gloss(inner: str) -> bool:
@@ -47,4 +68,7 @@ def _alike(parts: list[str]) -> bool:
         values = [q.readings[0][0] for q in quantities if q is not None]
         top = max(abs(v) for v in values)
         return top > 0 and (max(values) - min(values)) <= top * Decimal("0.01")
-    return not any(quantities) and not any(read_after(p)[2] == len(p) for p in parts)
+    # Texts only in different scripts: "TCP/IP" or "AC/DC" is one name, not two forms.
+    return (not any(quantities) and not any(read_after(p)[2] == len(p) for p in parts)
+            and None not in {script(p) for p in parts}
+            and len({script(p) for p in parts}) == len(parts))

@@ -198,7 +198,8 @@ def compare(ref: Quantity, answer: Quantity, *, percent_context: bool) -> Verdic
     if answer.percent:  # the reference is bare and nothing says %: a fraction may be meant
         raw = _compare_values(ref, answer, _plain_readings(answer), "decimal")
         if raw.correct:
-            return raw
+            return undecided("percent", f"{answer.text()} has the reference's digits, but "
+                                        "neither the task nor the reference says %")
         converted = _compare_values(ref, answer, _fractions(answer), "percent")
         if converted.correct:
             return undecided("percent", f"{answer.text()} is {ref.text()} as a fraction, but "
