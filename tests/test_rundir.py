@@ -114,8 +114,8 @@ async def test_the_report_is_the_viewers_index_linked_both_ways(browser: Browser
         assert "correct 1" in main and "wrong_answer 2" in main and "step_limit 2" in main
         visible = page.locator("table.index tbody tr:not([hidden])")
         assert await page.locator("table.index tbody tr").count() == len(TASKS)
-        for label, value, shown in (("verdicts", "wrong", 3), ("verdicts", "undecided", 1), ("tags", "shop", 2),
-                                    ("stages", "execute", 1)):
+        for label, value, shown in (("verdicts", "wrong", 3), ("verdicts", "undecided", 1),
+                                    ("tags", "shop", 2), ("stages", "execute", 1)):
             await page.get_by_label(label, exact=True).select_option(value)
             assert await visible.count() == shown, (label, value)
             await page.get_by_label(label, exact=True).select_option("")
