@@ -43,7 +43,6 @@ _ASKS_PERCENT = re.compile(r"[(（]\s*[%％]\s*[)）]|百分比|百分之|占比
 
 @dataclass(frozen=True)
 class Context:
-    task: str
     percent: bool  # the task or the reference says %: percentages and fractions convert
     task_numbers: tuple[tuple[str, str, str], ...]  # (value, word before, word after) each
 
@@ -55,7 +54,7 @@ def context(task: str, reference: str) -> Context:
     numbers = tuple((str(q.readings[0][0]), _word_before(text, q.start),
                      _word_after(text, q.end)) for q in read_quantities(text))
     dates = tuple(v for d in find_dates(text) for v in d.readings)
-    return Context(task, bool(_ASKS_PERCENT.search(task) or re.search(r"[%％]", reference)),
+    return Context(bool(_ASKS_PERCENT.search(task) or re.search(r"[%％]", reference)),
                    numbers, dates)
 
 
