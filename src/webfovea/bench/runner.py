@@ -157,7 +157,7 @@ class Recorder:
         if problem is not None:
             self.store.event(self.run_id, "page_failed", problem, task.id)
         self.progress.finished(task.id, status=result.status, correct=verdict.correct,
-                               matcher=verdict.matcher, steps=result.steps,
+                               matcher=verdict.matcher, decision=verdict.decision, steps=result.steps,
                                elapsed=result.elapsed, usage=result.usage)
 
     def browser_event(self, kind: str, detail: str, *, worker: str, task_id: str | None) -> None:
