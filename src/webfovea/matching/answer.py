@@ -118,9 +118,7 @@ def quantity_verdict(ref: Quantity, answer: str, ctx: Context) -> Verdict:
         return wrong("hedge", "the answer hedges between "
                               + " and ".join(q.text() for q in own))
     agree = [v for v in verdicts if v.correct]
-    bound = next((q for q, v in zip(own, verdicts, strict=True) if v.correct
-                  and (_BOUND_AFTER.match(text[q.end:]) or _BOUND_BEFORE.search(text[:q.start]))),
-                 None)
+    bound = _bound([q for q, v in zip(own, verdicts, strict=True) if v.correct], text)
     if bound is not None:
         return undecided("hedge", f"the answer gives {bound.text()} as a bound, not a value")
     if agree and len(agree) == len(verdicts):
@@ -129,6 +127,14 @@ def quantity_verdict(ref: Quantity, answer: str, ctx: Context) -> Verdict:
         return undecided(agree[0].rule, f"the answer states {ref.text()} among other numbers ("
                                         + ", ".join(q.text() for q in own) + ")")
     return verdicts[0] if len(verdicts) == 1 else _none_agree(verdicts, own, ref)
+
+
+def _bound(agreeing: list[Quantity], text: str) -> Quantity | None:
+    """The agreeing value written as a bound ("5 or more", "至少7次"), if it is."""
+    for q in agreeing:
+        if _BOUND_AFTER.match(text[q.end:]) or _BOUND_BEFORE.search(text[:q.start]):
+            return q
+    return None
 
 
 def _none_agree(verdicts: list[Verdict], own: list[Quantity], ref: Quantity) -> Verdict:

@@ -49,6 +49,7 @@ class Quantity:
     currency: str | None
     start: int
     end: int
+    glossed: bool = False  # scaled by a unit gloss (``（千人）``): the table shows ``shown``
 
     @property
     def integer(self) -> bool:
@@ -115,7 +116,7 @@ def _with_gloss(q: Quantity, gloss: re.Match[str]) -> Quantity | None:
         return None  # not a unit gloss: "X（Y）" alternatives are read elsewhere
     readings = tuple((v * scale, p * scale) for v, p in q.readings)
     return Quantity(readings, q.shown, q.scaled or scale != 1, q.percent or percent,
-                    q.unit or unit, q.currency or currency, q.start, q.end)
+                    q.unit or unit, q.currency or currency, q.start, q.end, glossed=scale != 1)
 
 
 def _mention(m: re.Match[str], text: str) -> Quantity | None:
@@ -236,8 +237,7 @@ def _compare_percent(ref: Quantity, answer: Quantity) -> Verdict:
     ref_value, ref_precision = ref.readings[0]
     if ref.percent or abs(ref_value) > 1:
         ref_value, ref_precision = ref_value / 100, ref_precision / 100
-    as_fraction = Quantity(((ref_value, ref_precision),), ref.shown, ref.scaled, False,
-                           ref.unit, ref.currency, ref.start, ref.end)
+    as_fraction = replace(ref, readings=((ref_value, ref_precision),), percent=False)
     readings = _fractions(answer) if answer.percent else [*answer.readings, *_fractions(answer)]
     return _compare_values(as_fraction, answer, readings, "percent", ambiguous_ok=True)
 
@@ -245,8 +245,12 @@ def _compare_percent(ref: Quantity, answer: Quantity) -> Verdict:
 def _compare_values(ref: Quantity, answer: Quantity, readings: list[Reading], rule: Rule, *,
                     ambiguous_ok: bool = False) -> Verdict:
     targets = [ref.readings[0]]
-    if ref.scaled and not answer.scaled and not answer.unit and not answer.percent:
-        targets.append(ref.shown)  # "2895" for 2895（千人）: the number as the reference shows it
+    bare = ref.scaled and not answer.scaled and not answer.unit and not answer.percent
+    if bare and ref.glossed:
+        targets.append(ref.shown)  # "2895" for 2895（千人）: the number as the table shows it
+    elif bare and _close(ref.shown, readings[0], integer=False) == "equal":
+        return undecided(rule, f"{answer.text()} is the reference's {plain(ref.shown[0])} "
+                               "without its scale")
     outcomes = [(i, _close(t, a, integer=ref.integer and not t_i))
                 for i, a in enumerate(readings) for t_i, t in enumerate(targets)]
     for i, outcome in outcomes:
