@@ -121,6 +121,9 @@ def quantity_verdict(ref: Quantity, answer: str, ctx: Context) -> Verdict:
     bound = _bound([q for q, v in zip(own, verdicts, strict=True) if v.correct], text)
     if bound is not None:
         return undecided("hedge", f"the answer gives {bound.text()} as a bound, not a value")
+    clash = _scope_clash(mentions, text, ctx) if agree else ""
+    if clash:
+        return undecided(agree[0].rule, f"the answer states {ref.text()}, but {clash}")
     if agree and len(agree) == len(verdicts):
         return agree[0]
     if agree:
@@ -156,6 +159,27 @@ def _own(mentions: list[Quantity], text: str, ctx: Context) -> list[Quantity]:
     fresh = [q for q in mentions if not _from_task(q, text, ctx)]
     undated = [q for q in fresh if not any(d.start <= q.start < d.end for d in dates)]
     return undated or fresh or mentions
+
+
+def _scope_clash(mentions: list[Quantity], text: str, ctx: Context) -> str:
+    """Where the answer restates the question differently — another period ("2026年1月"
+    for a task about 2025年1月), another threshold ("7级" for "6级") — the value may answer
+    another question: what differs ("" when nothing does)."""
+    for d in find_dates(text):
+        if ctx.task_dates and not any(_consistent(t, v) for t in ctx.task_dates
+                                      for v in d.readings):
+            return f"it speaks of {d.shown()}, which the task does not name"
+    for q in mentions:
+        value, after = str(q.readings[0][0]), _word_after(text, q.end)
+        named = [v for v, _, a in ctx.task_numbers if after and a == after]
+        if named and value not in named:
+            return f"its {value}{after} is not the task's {named[0]}{after}"
+    return ""
+
+
+def _consistent(a: DateValue, b: DateValue) -> bool:
+    """The same date at the vaguer one's precision (2024-02 and 2024-02-01 agree)."""
+    return same_date(a, b) or same_date(b, a)
 
 
 def _from_task(q: Quantity, text: str, ctx: Context) -> bool:
