@@ -77,12 +77,28 @@ def item_verdict(reference: str, answer: str, ctx: Context, answer_type: AnswerT
     # A gloss in another script (Dublin（都柏林）) does not make an answer in the script of
     # one of the forms undecided: that form decides.
     same_script = [v for v in verdicts if v.rule != "script"]
-    found = best(same_script or verdicts)
+    found = _finest_form(forms, verdicts, answer) or best(same_script or verdicts)
     assert found is not None  # reference_forms gives at least one form
     if len(forms) > 1 and found.correct:
         return correct(found.rule, f"{found.why} (one of the reference's forms: "
                                    f"{' / '.join(forms)})")
     return found
+
+
+def _finest_form(forms: list[str], verdicts: list[Verdict], answer: str) -> Verdict | None:
+    """``107.8/107.77``: an answer that gives the finest form's digits is judged by that form
+    alone (107.76 is within half a unit of 107.8, not of 107.77), unless it is exactly
+    another form's value (107.80)."""
+    quantities = [reference_quantity(form) for form in forms]
+    mentions = read_quantities(answer)
+    if len(forms) < 2 or len(mentions) != 1 or None in quantities:
+        return None
+    values = [q.readings[0] for q in quantities if q is not None]
+    (value, precision), finest = mentions[0].readings[0], min(range(len(values)),
+                                                             key=lambda i: values[i][1])
+    if any(value == v for v, _ in values) or precision > values[finest][1]:
+        return None
+    return verdicts[finest]
 
 
 def _one_form(reference: str, answer: str, ctx: Context, answer_type: AnswerType) -> Verdict:
