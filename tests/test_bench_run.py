@@ -54,10 +54,10 @@ def site() -> Iterator[LocalServer]:
 # -- one run of several tasks with 2 workers ------------------------------------------------------
 
 EXPECTED = {  # id: (status, bucket, correct, matcher)
-    "t-correct": ("finished", "correct", True, "numeric"),
-    "t-wrong": ("finished", "wrong_answer", False, "numeric"),
+    "t-correct": ("finished", "correct", True, "integer"),
+    "t-wrong": ("finished", "wrong_answer", False, "integer"),
     "t-date": ("finished", "correct", True, "date"),
-    "t-city": ("finished", "wrong_answer", False, "exact"),
+    "t-city": ("finished", "wrong_answer", False, "text"),  # undecided: maybe an acronym
     "t-empty": (None, "no_answer", False, "status"),
     "t-steps": ("step_limit", "step_limit", False, "status"),
     "t-unreachable": ("unreachable", "unreachable", False, "status"),
@@ -125,7 +125,8 @@ def test_statuses_and_scores(main_run: Run) -> None:
         got = (row.status if status else None, bucket(row), row.correct, row.matcher)
         assert got == (status, bucket_name, correct, matcher), (task_id, row.verdict, row.error)
     assert rows["t-empty"].status in ("finished", "gave_up")
-    assert "1234567 vs 1234567" in (rows["t-correct"].verdict or "")
+    assert "1234567 is 1234567" in (rows["t-correct"].verdict or "")
+    assert (rows["t-city"].decision, rows["t-wrong"].decision) == ("undecided", "wrong")
     assert all(r.state == "done" and r.attempts == 1 for r in rows.values())
     assert {r.task_id for r in rows.values() if r.worker == "local-1"} and \
         {r.task_id for r in rows.values() if r.worker == "local-2"}
@@ -191,7 +192,7 @@ def test_score_csv_and_table(main_run: Run, capsys: pytest.CaptureFixture[str]) 
     assert run_cli(["score", str(main_run.out), "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [r["id"] for r in rows] == list(EXPECTED)
-    assert rows[0]["bucket"] == "correct" and rows[0]["matcher"] == "numeric"
+    assert rows[0]["bucket"] == "correct" and rows[0]["matcher"] == "integer"
     assert run_cli(["score", str(main_run.out)]) == 0
     table = capsys.readouterr().out
     assert "success: 25.0% ± 15.3 (2/8)" in table
@@ -218,9 +219,10 @@ def test_rescoring_with_a_judge_is_recorded(main_run: Run, tmp_path: Path,
     city = next(line for line in report["lines"] if line["id"] == "t-city")
     assert (city["correct"], city["matcher"]) == (True, "judge")
     assert report["success"]["correct"] == 3
-    # Conclusive numeric misses were not put to the judge.
+    assert report["judged"] == 1 and report["undecided"] == 0
+    # What a typed rule decided was not put to the judge.
     wrong = next(line for line in report["lines"] if line["id"] == "t-wrong")
-    assert (wrong["correct"], wrong["matcher"]) == (False, "numeric")
+    assert (wrong["correct"], wrong["matcher"], wrong["decision"]) == (False, "integer", "wrong")
 
 
 def test_resume_keeps_settings_and_redoes_nothing(main_run: Run, tmp_path: Path,

@@ -86,7 +86,7 @@ def test_a_browser_use_history_is_imported_viewed_diagnosed_and_scored(
     unscored = json.loads(_webfovea("diagnose", str(out), "--json").stdout)
     assert unscored["diagnosed"] == 0  # an answer, and nothing says it is wrong
     wrong = _webfovea("score", str(out), "--answer", "41,800")
-    assert wrong.returncode == 0 and "wrong (numeric)" in wrong.stdout, wrong.stderr
+    assert wrong.returncode == 0 and "wrong (integer)" in wrong.stdout, wrong.stderr
     diag = json.loads(_webfovea("diagnose", str(out), "--json").stdout)
     first = diag["failures"][0]
     assert (first["stage"], first["step"]) == ("execute", 3), first

@@ -127,7 +127,7 @@ def _scored_both_ways(out: Path, tmp_path: Path) -> None:
     tasks.write_text(json.dumps({"id": out.name, "instruction": "What is the total?",
                                  "url": "http://127.0.0.1/shop", "answer": "48,210"}) + "\n")
     right = _webfovea("score", str(out), "--task", str(tasks))
-    assert right.returncode == 0 and "correct (numeric)" in right.stdout, right.stderr
+    assert right.returncode == 0 and "correct (integer)" in right.stdout, right.stderr
     assert read_result(out).answer == "The total is 48,210."  # the run itself untouched
     diag = json.loads(_webfovea("diagnose", str(out), "--json").stdout)
     assert diag["diagnosed"] == 0

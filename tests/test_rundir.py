@@ -78,7 +78,7 @@ def test_bench_writes_each_tasks_line_and_verdict_next_to_its_result(bench: Path
             (rows[task_id].correct, rows[task_id].matcher, ref)
     verdicts = {t.id: t.verdict for t in load_run(bench).tasks}
     assert verdicts == {"t-reveal": "correct", "t-wrong": "wrong", "t-search": "wrong",
-                        "t-stuck": "wrong", "t-city": "wrong", "t-open": "unscored"}
+                        "t-stuck": "wrong", "t-city": "undecided", "t-open": "unscored"}
 
 
 def test_diagnose_examines_every_unfinished_or_wrong_task(bench: Path) -> None:
@@ -114,8 +114,8 @@ async def test_the_report_is_the_viewers_index_linked_both_ways(browser: Browser
         assert "correct 1" in main and "wrong_answer 2" in main and "step_limit 2" in main
         visible = page.locator("table.index tbody tr:not([hidden])")
         assert await page.locator("table.index tbody tr").count() == len(TASKS)
-        for label, value, shown in (("verdicts", "wrong", 4), ("tags", "shop", 2),
-                                    ("stages", "execute", 1)):
+        for label, value, shown in (("verdicts", "wrong", 3), ("verdicts", "undecided", 1),
+                                    ("tags", "shop", 2), ("stages", "execute", 1)):
             await page.get_by_label(label, exact=True).select_option(value)
             assert await visible.count() == shown, (label, value)
             await page.get_by_label(label, exact=True).select_option("")
@@ -124,7 +124,7 @@ async def test_the_report_is_the_viewers_index_linked_both_ways(browser: Browser
         await page.get_by_role("link", name="t-reveal", exact=True).click()
         await page.wait_for_url(re.compile(r"tasks/t-reveal/view\.html$"))
         answer = await page.locator("#answer").inner_text()
-        assert re.search(r"reference\s+48,210", answer) and "numeric" in answer
+        assert re.search(r"reference\s+48,210", answer) and "integer" in answer
         await page.get_by_role("link", name="← all tasks").click()
         await page.wait_for_url(re.compile(r"/run/report\.html$"))
         assert problems == []

@@ -40,9 +40,10 @@ def register(subparsers: Any) -> dict[str, Handler]:
     score.add_argument("run_dir", type=Path)
     score.add_argument("--format", choices=("table", "json", "csv"), default="table")
     score.add_argument("--rescore", action="store_true",
-                       help="score the answers again with the current matchers")
-    score.add_argument("--judge", help="model spec of a judge for semantic equivalence "
-                                       "(implies --rescore)")
+                       help="score the answers again with the current matchers and say "
+                            "which verdicts changed")
+    score.add_argument("--judge", help="model spec of a judge that decides the answers the "
+                                       "typed rules leave undecided (implies --rescore)")
     score.add_argument("--judge-base-url")
     score.add_argument("--judge-evidence", metavar="SPEC",
                        help="a model (spec or profile) that judges whether each finished task's "
@@ -97,7 +98,8 @@ def _bench_parser(p: argparse.ArgumentParser) -> None:
                    help="named parts by a stable hash of the id, e.g. dev:70,holdout:30")
     p.add_argument("--part", default=hidden, help="the part of --split to run")
     p.add_argument("--judge", default=hidden,
-                   help="model spec of a judge for semantic equivalence (off by default)")
+                   help="model spec of a judge that decides the answers the typed rules "
+                        "leave undecided (off by default)")
     p.add_argument("--judge-base-url", default=hidden)
     p.add_argument("--preset", default=hidden, metavar="NAME", choices=PRESETS,
                    help="a benchmark's rules as one switch: webretriever-2026 (the 2026 "
@@ -255,11 +257,15 @@ async def _rescore(store: Store, run_dir: Path, judge_spec: str | None,
 
     judge = Judge(load_model(judge_spec, base_url=judge_base_url)) if judge_spec else None
     try:
-        await rescore(store, run_dir, judge=judge)
+        done = await rescore(store, run_dir, judge=judge)
     finally:
         if judge is not None:
             await judge.aclose()
     store.set_meta("judge", judge_spec)
+    changed = [r for r in done if r.changed]
+    print(f"rescored {len(done)} verdicts: {len(changed)} changed", file=sys.stderr)
+    for r in changed:
+        print(f"  {r.line()}", file=sys.stderr)
 
 
 async def _judge_evidence(run_dir: Path, spec: str, base_url: str | None,

@@ -122,7 +122,8 @@ class BenchProgress:
             task.usage = event.usage or task.usage
 
     def finished(self, task_id: str, *, status: str, correct: bool | None, matcher: str,
-                 steps: int, elapsed: float, usage: UsageRecord | None = None) -> None:
+                 steps: int, elapsed: float, usage: UsageRecord | None = None,
+                 decision: str | None = None) -> None:
         self.running.pop(task_id, None)
         self.done += 1
         self.durations.append(elapsed)
@@ -133,7 +134,7 @@ class BenchProgress:
             self.scored += 1
             self.correct += correct
         if self._live is None:
-            verdict = {True: "correct", False: "wrong", None: "unscored"}[correct]
+            verdict = decision or {True: "correct", False: "wrong", None: "unscored"}[correct]
             self.console.print(Text(f"[{self.done}/{self.total}] {task_id}: {status}, {verdict} "
                                     f"({matcher}), {steps} steps, {elapsed:.1f}s"
                                     f"{self._eta_suffix()}"), soft_wrap=True)

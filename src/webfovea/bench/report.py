@@ -87,6 +87,8 @@ class TaskLine:
     error: str | None
     evidence: str | None = None  # the evidence category (score --judge-evidence)
     evidence_reason: str = ""
+    decision: str = ""  # correct, wrong, undecided (the typed rules could not tell), unscored
+    rule: str = ""  # the typed rule that decided, or left it undecided for the judge
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,8 @@ class Report:
     lines: list[TaskLine] = field(default_factory=list)
     trials: TrialStats | None = None
     evidence: dict[str, int] = field(default_factory=dict)  # evidence categories, when judged
+    judged: int = 0  # undecided answers the judge decided
+    undecided: int = 0  # undecided answers no judge decided: counted as not correct
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
@@ -154,7 +158,9 @@ def build_report(store: Store, run_dir: str, *, prices: Prices | None = None) ->
         versions=runs[-1]["versions"] if runs else {}, settings=settings,
         invocations=len(runs), lines=lines, trials=trial_stats(rows),
         evidence={c: n for c in EVIDENCE_CATEGORIES
-                  if (n := Counter(ln.evidence for ln in lines)[c])})
+                  if (n := Counter(ln.evidence for ln in lines)[c])},
+        judged=sum(ln.matcher == "judge" for ln in scored),
+        undecided=sum(ln.decision == "undecided" for ln in scored))
 
 
 def _stored_prices(store: Store) -> Prices | None:
@@ -179,7 +185,15 @@ def _line(r: TaskRow, prices: Prices | None, run_dir: Path) -> TaskLine:
         cost=task_cost(run_dir / "tasks" / r.dir, price),
         verdict=r.verdict or "", error=r.error,
         evidence=evidence.category if evidence else None,
-        evidence_reason=evidence.reason if evidence else "")
+        evidence_reason=evidence.reason if evidence else "",
+        decision=_decision(r), rule=r.rule or "")
+
+
+def _decision(r: TaskRow) -> str:
+    """The row's decision; a store from before three verdicts holds only ``correct``."""
+    if r.decision or r.state != "done":
+        return r.decision or ""
+    return "unscored" if r.correct is None else "correct" if r.correct else "wrong"
 
 
 def _evidence(task_dir: Path, trial: int) -> EvidenceRecord | None:
@@ -214,6 +228,8 @@ def print_table(report: Report, console: Console) -> None:
         console.print(report.trials.shown(), highlight=False)
     console.print(_per_task_numbers(report), highlight=False)
     console.print(_bucket_table(report))
+    for line in _verdict_lines(report):
+        console.print(line, highlight=False, markup=False)
     if report.evidence:
         console.print(_evidence_table(report))
     console.print(_task_table(report))
@@ -230,6 +246,21 @@ def _per_task_numbers(report: Report) -> str:
         parts.append("cost: unknown (give --price-input/--price-output, or a price for the "
                      "model in webfovea.toml)")
     return "   ".join(parts)
+
+
+def _verdict_lines(report: Report) -> list[str]:
+    """How many undecided answers the judge decided; the ones still undecided, listed."""
+    lines = []
+    if report.judged:
+        lines.append(f"the judge ({report.judge}) decided {report.judged} answer(s) the typed "
+                     "rules left undecided")
+    if report.undecided:
+        lines.append(f"undecided: {report.undecided} answer(s) the typed rules cannot tell, "
+                     "counted as not correct (score --judge SPEC decides them):")
+        lines += [f"  {ln.id}{'' if ln.trial == 1 else f' #{ln.trial}'} ({ln.rule}): "
+                  f"answer {_short(ln.answer, 60)!r}, reference {_short(ln.reference, 60)!r}"
+                  for ln in report.lines if ln.decision == "undecided"]
+    return lines
 
 
 def _num(value: float | None, digits: int = 1) -> str:
@@ -274,7 +305,7 @@ def _short(text: str | None, limit: int = 40) -> str:
 
 CSV_COLUMNS = ("id", "trial", "status", "bucket", "correct", "matcher", "answer", "reference", "steps",
                "elapsed", "input_tokens", "output_tokens", "cost", "verdict", "error", "evidence",
-               "evidence_reason")
+               "evidence_reason", "decision", "rule")
 
 
 def to_csv(report: Report) -> str:

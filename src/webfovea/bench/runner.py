@@ -37,7 +37,7 @@ from .pool import run_local
 from .progress import BenchProgress
 from .ray_pool import run_ray
 from .scorer import Verdict, score
-from .store import Store
+from .store import Store, TaskRow
 from .tasks import Split, TaskFile, pick
 
 Executor = Literal["local", "ray"]
@@ -157,7 +157,7 @@ class Recorder:
         if problem is not None:
             self.store.event(self.run_id, "page_failed", problem, task.id)
         self.progress.finished(task.id, status=result.status, correct=verdict.correct,
-                               matcher=verdict.matcher, steps=result.steps,
+                               matcher=verdict.matcher, decision=verdict.decision, steps=result.steps,
                                elapsed=result.elapsed, usage=result.usage)
 
     def browser_event(self, kind: str, detail: str, *, worker: str, task_id: str | None) -> None:
@@ -190,8 +190,7 @@ def write_verdict(task_dir: Path, reference: str | None, verdict: Verdict,
     """The task directory's ``score.json`` (the run directory, docs/contracts.md) for ``verdict``.
     ``keep_evidence`` (a rescore of the same answers): the evidence judge's verdict stays,
     its category follows the new verdict."""
-    word: RunVerdict = ("unscored" if verdict.correct is None
-                        else "correct" if verdict.correct else "wrong")
+    word: RunVerdict = verdict.decision
     old = read_score(task_dir) if keep_evidence else None
     evidence = old.evidence if old else None
     if evidence is not None:
@@ -199,7 +198,7 @@ def write_verdict(task_dir: Path, reference: str | None, verdict: Verdict,
             "category": evidence_category(verdict.correct, evidence.verdict)})
     write_score(task_dir, ScoreRecord(
         verdict=word, correct=verdict.correct, matcher=verdict.matcher, reference=reference,
-        detail=verdict.detail, judge=judge.name if judge and verdict.matcher == "judge"
+        detail=verdict.detail, rule=verdict.rule, judge=judge.name if judge and verdict.matcher == "judge"
         else None, evidence=evidence))
 
 
@@ -232,10 +231,29 @@ async def run(store: Store, run_dir: Path, todo: Sequence[Task], *, total: int, 
     return run_id
 
 
-async def rescore(store: Store, run_dir: Path, *, judge: Judge | None) -> list[Verdict]:
+@dataclass(frozen=True)
+class Rescored:
+    """One verdict scored again: what it was and what it is now."""
+
+    task_id: str
+    trial: int
+    before: str  # correct, wrong, undecided, unscored
+    after: str
+    verdict: Verdict
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    def line(self) -> str:
+        return (f"{self.task_id}{'' if self.trial == 1 else f' #{self.trial}'}: {self.before} → "
+                f"{self.after} ({self.verdict.matcher}: {self.verdict.detail})")
+
+
+async def rescore(store: Store, run_dir: Path, *, judge: Judge | None) -> list[Rescored]:
     """Score every finished task again with today's matchers (and the judge, if given),
     in the store and in each task directory's ``task.json`` and ``score.json``."""
-    verdicts = []
+    done = []
     trials = int((store.get_meta("settings") or {}).get("trials") or 1)
     for row in store.rows():
         if row.state != "done":
@@ -248,5 +266,12 @@ async def rescore(store: Store, run_dir: Path, *, judge: Judge | None) -> list[V
         if (out / RESULT).is_file():
             write_task(out, row.task)
             write_verdict(out, row.reference, verdict, judge, keep_evidence=True)
-        verdicts.append(verdict)
-    return verdicts
+        done.append(Rescored(row.task_id, row.trial, _decision(row), verdict.decision, verdict))
+    return done
+
+
+def _decision(row: TaskRow) -> str:
+    """The recorded decision; a store from before three verdicts has only ``correct``."""
+    if row.decision:
+        return row.decision
+    return "unscored" if row.correct is None else "correct" if row.correct else "wrong"

@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS tasks (
     tags TEXT NOT NULL, extras TEXT,
     state TEXT NOT NULL DEFAULT 'pending',
     status TEXT, answer TEXT, correct INTEGER, matcher TEXT, verdict TEXT,
+    decision TEXT, rule TEXT,
     steps INTEGER, elapsed REAL, input_tokens INTEGER, output_tokens INTEGER,
     calls INTEGER, retries INTEGER, error TEXT,
     run_id INTEGER, worker TEXT, attempts INTEGER NOT NULL DEFAULT 0,
@@ -84,7 +85,7 @@ class TaskRow:
     answer: str | None
     correct: bool | None
     matcher: str | None
-    verdict: str | None
+    verdict: str | None  # the verdict's detail: why
     steps: int
     elapsed: float
     input_tokens: int
@@ -95,6 +96,8 @@ class TaskRow:
     worker: str | None
     run_id: int | None
     finished_at: float | None
+    decision: str | None = None  # correct, wrong, undecided, unscored (None: not scored)
+    rule: str | None = None  # the typed rule that decided
 
     @property
     def task(self) -> Task:
@@ -115,6 +118,7 @@ class Store:
             self.conn.executescript(SCHEMA)
             self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             _add_trials(self.conn)
+            _add_decisions(self.conn)
 
     @classmethod
     def open_existing(cls, run_dir: Path) -> Store:
@@ -250,20 +254,23 @@ class Store:
                           [_step_row(task_id, trial, s) for s in steps])
             c.execute(
                 "UPDATE tasks SET state = 'done', status = ?, answer = ?, correct = ?, "
-                "matcher = ?, verdict = ?, steps = ?, elapsed = ?, input_tokens = ?, "
-                "output_tokens = ?, calls = ?, retries = ?, error = ?, run_id = ?, worker = ?, "
+                "matcher = ?, verdict = ?, decision = ?, rule = ?, steps = ?, elapsed = ?, "
+                "input_tokens = ?, output_tokens = ?, calls = ?, retries = ?, error = ?, "
+                "run_id = ?, worker = ?, "
                 "browser_replaced = ?, finished_at = ? WHERE task_id = ? AND trial = ?",
                 (result.status, result.answer, _bool(verdict.correct), verdict.matcher,
-                 verdict.detail, result.steps, result.elapsed, result.usage.prompt_tokens,
-                 result.usage.output_tokens, result.usage.calls, result.usage.retries,
+                 verdict.detail, verdict.decision, verdict.rule, result.steps, result.elapsed,
+                 result.usage.prompt_tokens, result.usage.output_tokens, result.usage.calls,
+                 result.usage.retries,
                  result.error, run_id, worker, int(browser_replaced), time.time(), task_id,
                  trial))
 
     def set_verdict(self, task_id: str, trial: int, verdict: Verdict) -> None:
         with self._tx() as c:
-            c.execute("UPDATE tasks SET correct = ?, matcher = ?, verdict = ? "
-                      "WHERE task_id = ? AND trial = ?",
-                      (_bool(verdict.correct), verdict.matcher, verdict.detail, task_id, trial))
+            c.execute("UPDATE tasks SET correct = ?, matcher = ?, verdict = ?, decision = ?, "
+                      "rule = ? WHERE task_id = ? AND trial = ?",
+                      (_bool(verdict.correct), verdict.matcher, verdict.detail,
+                       verdict.decision, verdict.rule, task_id, trial))
 
     def rows(self) -> list[TaskRow]:
         return [_task_row(r) for r in
@@ -315,6 +322,15 @@ def _add_trials(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE tasks ADD COLUMN extras TEXT")
 
 
+def _add_decisions(conn: sqlite3.Connection) -> None:
+    """A store written before three verdicts gets the decision and rule columns (empty:
+    its verdicts were correct or wrong, read from ``correct``)."""
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(tasks)")}
+    for column in ("decision", "rule"):
+        if column not in columns:
+            conn.execute(f"ALTER TABLE tasks ADD COLUMN {column} TEXT")
+
+
 def _step_row(task_id: str, trial: int, s: StepRecord) -> tuple[Any, ...]:
     action = (s.action or {}).get("name")
     return (task_id, trial, s.step, s.url, action, s.outcome, s.parse_error, s.guardrail, s.note,
@@ -332,4 +348,5 @@ def _task_row(r: sqlite3.Row) -> TaskRow:
         verdict=r["verdict"], steps=r["steps"] or 0, elapsed=r["elapsed"] or 0.0,
         input_tokens=r["input_tokens"] or 0, output_tokens=r["output_tokens"] or 0,
         error=r["error"], attempts=r["attempts"], browser_replaced=bool(r["browser_replaced"]),
-        worker=r["worker"], run_id=r["run_id"], finished_at=r["finished_at"])
+        worker=r["worker"], run_id=r["run_id"], finished_at=r["finished_at"],
+        decision=r["decision"], rule=r["rule"])

@@ -32,8 +32,7 @@ class TaskScore:
 
     @property
     def word(self) -> str:
-        correct = self.verdict.correct
-        return "unscored" if correct is None else "correct" if correct else "wrong"
+        return self.verdict.decision
 
     def to_json(self) -> dict[str, Any]:
         return {"task": self.task.id, "status": self.status, "answer": self.answer,

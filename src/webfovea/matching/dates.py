@@ -80,17 +80,6 @@ def parse_date(text: str) -> tuple[DateValue, ...]:
     return _dateparser(text)
 
 
-def find_date(text: str) -> tuple[DateValue, ...]:
-    """The readings of the one date in ``text`` (a sentence may surround it); ``()`` when
-    there is none or there are several different ones."""
-    whole = parse_date(text)
-    if whole:
-        return whole
-    found = {parse_date(m.group(0)) for m in _CANDIDATES.finditer(text)}
-    found.discard(())
-    return found.pop() if len(found) == 1 else ()
-
-
 def date_mentions(text: str) -> list[tuple[int, int, tuple[DateValue, ...]]]:
     """Every date written in ``text`` with its span: (start, end, readings), in order."""
     found = []

@@ -1,13 +1,14 @@
-"""Reading numbers out of answers: separators in both conventions, scale words, units, currency.
+"""Reading numbers out of answers and pages: separators in both conventions, scale words,
+units, currency — the reader answer grounding (webfovea.answers) uses to find an answer's
+numbers on a page. Scoring reads quantities with :mod:`quantities`, built on
+:func:`literal_readings`.
 
 A number whose separator is genuinely ambiguous ("1,234" or "1.234": one separator
 followed by exactly three digits) keeps both readings, the English one first (comma
-groups, point is decimal); the numeric matcher accepts a pair when any readings agree
-and says so in its verdict when it took the other reading.
+groups, point is decimal).
 
 Percent: a percentage is the number as written ("12%" reads as 12, flagged as a
-percent). So "12%" matches "12" and "12 percent", but not "0.12": the reference
-states what the site shows, and converting scales would also let "0.5" match "50".
+percent); grounding looks for the digits a page shows.
 """
 
 from __future__ import annotations
@@ -70,7 +71,6 @@ NUMBER_RE = re.compile(
     + r"(?!\d)(?:st|nd|rd|th)?" + _SCALE + _PERCENT,
     re.VERBOSE | re.IGNORECASE,
 )
-_WORD_RE = re.compile(r"[a-z°]+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -205,20 +205,6 @@ def _cardinal(word: str) -> int | None:
 def plain(value: Decimal) -> str:
     """A Decimal without exponent or trailing zeros: 3.2E+6 → 3200000."""
     return format(value.normalize(), "f")
-
-
-def is_single_number(text: str, number: Number) -> bool:
-    """Whether ``text`` is nothing but this number (with currency, scale, percent, a short unit).
-
-    Decides whether a reference answer is numeric: "$3.2 million" and "1.2 million people"
-    are; "iPhone 15 Pro" and "Chapter 5" are not (words before the number).
-    """
-    before = text[:number.start].strip(" (")
-    after = text[number.end:].strip(" .)")
-    if before and not all(w.lower() in CURRENCY_WORDS or w in CURRENCY_SYMBOLS or w in "~≈"
-                          for w in before.split()):
-        return False
-    return len(_WORD_RE.findall(after)) <= 3 and not re.search(r"\d", after)
 
 
 def within(a: Decimal, b: Decimal, tolerance: Decimal) -> bool:

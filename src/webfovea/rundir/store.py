@@ -28,7 +28,7 @@ from .trajectory import ResultRecord, StepRecord, VerifierCall
 RESULT, STEPS, TASK, SCORE = "result.json", "steps.jsonl", "task.json", "score.json"
 VERIFIER = "verifier.jsonl"  # one line per verifier call, when a verifier ran
 RunKind = Literal["task", "bench"]
-Verdict = Literal["correct", "wrong", "unscored"]
+Verdict = Literal["correct", "wrong", "undecided", "unscored"]
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -46,9 +46,10 @@ class ScoreRecord(BaseModel):
 
     verdict: Verdict
     correct: bool | None  # None: the task has no reference answer
-    matcher: str
+    matcher: str  # who decided: a typed rule, "judge", "status" or "none"
     reference: str | None
     detail: str = ""
+    rule: str = ""  # the typed rule that decided (or left it undecided for the judge)
     judge: str | None = None  # the judge's model spec, when one was asked
     evidence: EvidenceRecord | None = None  # the evidence judge's verdict, when one was asked
 
@@ -181,8 +182,8 @@ class TaskRun:
 
     @property
     def failed(self) -> bool:
-        """Ended without an answer, or answered and was scored wrong."""
-        return self.result.status != "finished" or self.verdict == "wrong"
+        """Ended without an answer, or answered and was scored wrong (or left undecided)."""
+        return self.result.status != "finished" or self.verdict in ("wrong", "undecided")
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,7 @@
   }
 
   function verdictTone(verdict) {
-    return verdict === "correct" ? "good" : verdict === "wrong" ? "bad" : "";
+    return verdict === "correct" ? "good" : verdict === "wrong" ? "bad" : verdict === "undecided" ? "warn" : "";
   }
 
   function outcomeTone(outcome) {
