@@ -213,8 +213,8 @@ def test_a_missing_or_damaged_screenshot_is_named_and_stood_in_for(
     err = capsys.readouterr().err
     assert f"{run / 'tasks' / 't-idle'}: " in err and "steps.jsonl line 3" in err
     assert sorted(p.name for p in (tmp_path / "wr").iterdir()) == ["7_t-flights", "logs"]
-    assert f"{screens / '001.png'}: missing" in err
-    assert f"{screens / '002.png'}: unreadable" in err and "Traceback" not in err
+    assert f"{screens / '001.png'}: image missing" in err
+    assert f"{screens / '002.png'}: image unreadable" in err and "Traceback" not in err
     folder = next((tmp_path / "wr").glob("*_t-flights"))
     for n in (0, 1):  # the step keeps its number; a grey stand-in of the sent size
         stand_in = Image.open(folder / "trajectory" / f"{n}.png")

@@ -13,7 +13,6 @@ number with a grey stand-in that says so.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -24,9 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
-
 from ...core.errors import ConfigError
+from ...rundir.images import RunImages
 from ...rundir.store import RESULT, TASK, TaskRun, load_run, load_task
 from ...rundir.trajectory import StepRecord
 from ..examples import REDACTED, key_values, typed_secrets
@@ -225,18 +223,16 @@ def _images(task: TaskRun, step: StepRecord, n: int, action: str, where: Path,
 
 
 def _screenshot(task: TaskRun, step: StepRecord) -> tuple[bytes | None, str]:
+    """The step's screenshot as sent, or why there is none (the run readers' one image
+    reader, which says missing or unreadable and why; the caller names the file)."""
     if not step.screenshot:
         return None, "not recorded"
-    path = task.dir / step.screenshot
-    try:
-        png = path.read_bytes()
-        with Image.open(io.BytesIO(png)) as image:
-            image.load()
-    except FileNotFoundError:
-        return None, "missing"
-    except (OSError, ValueError, SyntaxError) as e:
-        return None, f"unreadable ({type(e).__name__})"
-    return png, ""
+    found = RunImages(warn=_silent).read(task.dir / step.screenshot)
+    return (found, "") if isinstance(found, bytes) else (None, found.shown())
+
+
+def _silent(line: str) -> None:
+    """The export words its own warning (the file and its stand-in) for each bad image."""
 
 
 def _sent_points(step: StepRecord, action: str) -> list[tuple[float, float]]:
