@@ -21,7 +21,18 @@ from network_site import BIG_SIZE, SELECT_AT, NetworkSite, network_site
 from test_bench_support import TaskPolicy, finish, provider, run_cli, write_tasks
 from viewer_helpers import opened
 from webfovea.browser.session import BrowserSession
-from webfovea.rundir.network import BODY_CAP, NETWORK, REDACTED, NetworkRecord, read_network
+from webfovea.rundir.network import (
+    BODY_CAP,
+    NETWORK,
+    REDACTED,
+    NetworkRecord,
+    Redactor,
+    decoded,
+    known_secrets,
+    post_fields,
+    read_network,
+    textual,
+)
 from webfovea.testing import FakeProvider, FakeRequest
 
 KEY = "sk-test-network-0123456789"  # the run's OPENAI_API_KEY, which the page echoes
@@ -193,3 +204,37 @@ def _line_of(run: Run, path: str) -> str:
 
 def _judge_said(request: FakeRequest) -> str:
     return "Evidence: supported\nReason: the search response lists it."
+
+
+# -- redaction and bodies, on their own ---------------------------------------------------------
+
+
+def test_redaction_covers_every_place_a_key_can_land(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MY_SERVICE_TOKEN", "tok/en+1234 56")
+    monkeypatch.setenv("GROUNDER_SECRET_HOLDER", "grounder-0123456")
+    monkeypatch.setenv("SHORT_KEY", "x")  # no key: every "x" would go
+    monkeypatch.setenv("PLAIN", "plain-value-123")
+    secrets = known_secrets("PLAIN")
+    assert {"tok/en+1234 56", "grounder-0123456", "plain-value-123"} <= set(secrets)
+    assert "x" not in secrets
+    r = Redactor.of(secrets)
+    assert r.headers({"Cookie": "a=b", "Set-Cookie": "c=d", "Proxy-Authorization": "Basic z",
+                      "X-Key": "Bearer grounder-0123456", "Accept": "x"}) == {
+        "cookie": REDACTED, "set-cookie": REDACTED, "proxy-authorization": REDACTED,
+        "x-key": REDACTED, "accept": "x"}
+    assert r.url("https://a.test/p?k=tok%2Fen%2B1234+56&q=1") == (
+        f"https://a.test/p?k={REDACTED}&q=1")  # percent-encoded, form-encoded
+    fields = post_fields(b'{"key": "plain-value-123", "n": 1}', r)
+    assert fields["post_json"] == {"key": REDACTED, "n": 1}
+    assert b"plain-value-123" not in bytes.fromhex(fields["post_data_hex"])
+    assert "post_json" not in post_fields(b'{"n": NaN}', r)  # no JSON a record may hold
+    assert post_fields(b"\xff\xfe", r) == {"post_data_hex": "fffe", "post_data_truncated": False}
+
+
+def test_a_cut_body_never_splits_a_character() -> None:
+    text = "价格" * 10
+    body, cut = decoded(text.encode("utf-8"), "application/json", cap=7)  # 2 characters and
+    assert (body, cut) == ("价格", True)  # a third of another
+    body, cut = decoded(text.encode("gbk"), "text/html; charset=GBK", cap=1000)
+    assert (body, cut) == (text, False)
+    assert textual("application/vnd.api+json") and textual("text/csv") and not textual("image/png")

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlencode, urlsplit, urlunsplit
 
 from pydantic import BaseModel, ValidationError
@@ -34,8 +34,7 @@ _KEY_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD", re.I)
 # A shorter value is no key (``OPENAI_API_KEY=x`` for a local server): redacting it would
 # cut every "x" out of the record.
 MIN_SECRET = 8
-ResourceType = Literal["xhr", "fetch"]
-RECORDED_TYPES: frozenset[str] = frozenset({"xhr", "fetch"})
+RECORDED_TYPES: frozenset[str] = frozenset({"xhr", "fetch"})  # Playwright's resource types
 
 
 class NetworkRecord(BaseModel):
@@ -203,9 +202,6 @@ class NetworkRead:
 
     records: list[NetworkRecord]
     bad_lines: list[int]  # 1-based numbers of lines that are not a record
-
-    def at_step(self, step: int) -> list[NetworkRecord]:
-        return [r for r in self.records if r.step == step]
 
 
 def read_network(task_dir: Path) -> NetworkRead:
