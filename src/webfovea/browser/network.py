@@ -10,10 +10,10 @@ JSON and text responses only — and the records are written from a worker threa
 A body that cannot be read (a redirect, a page that went away) is recorded as null. Model
 providers are asked from Python, never from the page, so their requests are not there.
 
-The headers are those Playwright announces for the request (``request.headers``): what the
-page set (``Authorization`` included) and what the browser declares up front; the cookies
-the network stack adds later are not among them (reading those would cost a second call per
-request), and were one there it would be redacted like any credential.
+The headers are the ones the request went out with (``request.all_headers()``, read once
+it has finished, in the same background task): what the page set (``Authorization``
+included) and what the network stack added (``Cookie``), credentials redacted. Should that
+read fail (the context closing), the headers Playwright announced up front stand in.
 """
 
 from __future__ import annotations
@@ -99,11 +99,14 @@ class NetworkRecorder:
 
     async def _read(self, request: Request, sent: _Sent) -> None:
         fields: dict[str, Any] = {}
+        headers = request.headers  # announced up front; the full set replaces them below
         try:
             with contextlib.suppress(PlaywrightError):  # the context may close meanwhile
+                headers = await request.all_headers()  # the cookies the stack added too
                 fields = await self._response_fields(request)
         finally:  # also when the task's end cut the reading short: the request was made
-            self._emit(self._record(request, sent, failure=request.failure, **fields))
+            self._emit(self._record(request, sent, failure=request.failure, headers=headers,
+                                    **fields))
 
     async def _response_fields(self, request: Request) -> dict[str, Any]:
         # Finished: its response has arrived, so it is at hand without a call to the driver.
@@ -127,14 +130,15 @@ class NetworkRecorder:
         return fields
 
     def _record(self, request: Request, sent: _Sent, *, failure: str | None,
-                **response: Any) -> NetworkRecord:
+                headers: dict[str, str] | None = None, **response: Any) -> NetworkRecord:
         r = self.redactor
         return NetworkRecord(
             time=sent.time, step=sent.step,
             frame_url=r.url(sent.frame_url) if sent.frame_url else None,
             page_url=r.url(sent.page_url) if sent.page_url else None,
             url=r.url(request.url), method=request.method, resource_type=request.resource_type,
-            headers=r.headers(request.headers), failure=failure,
+            headers=r.headers(request.headers if headers is None else headers),
+            failure=failure,
             **post_fields(request.post_data_buffer, r, cap=self.cap), **response)
 
     def _emit(self, record: NetworkRecord) -> None:
