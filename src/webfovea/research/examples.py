@@ -18,8 +18,6 @@ text by ``[redacted]``.
 from __future__ import annotations
 
 import dataclasses
-import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,11 +29,11 @@ from ..core.errors import ConfigError
 from ..dialects.text.prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
 from ..models.base import ModelRequest, SentImage
 from ..rundir.images import RunImages
+from ..rundir.network import known_secrets
 from ..rundir.store import TaskRun, load_run
 from ..rundir.trajectory import StepRecord
 
 REDACTED = "[redacted]"
-_KEY_NAME = re.compile(r"(KEY|TOKEN|SECRET|PASSWORD)", re.I)
 # The settings that shape the request; the rest of a recorded config does not matter here.
 _REQUEST_SETTINGS = ("coords", "history", "history_images", "history_block", "max_tokens",
                      "sampling", "ablate")
@@ -75,7 +73,7 @@ class LeftOut:
 
 def examples(run_dirs: list[Path], *, only_correct: bool = False
              ) -> Iterator[Example | LeftOut]:
-    keys = key_values()
+    keys = known_secrets()
     images = RunImages()  # one for every run: each damaged file is named once
     for run_dir in run_dirs:
         for task in load_run(run_dir).tasks:
@@ -153,7 +151,3 @@ def typed_secrets(task: TaskRun) -> tuple[str, ...]:
     return tuple(sorted((s for s in found if s), key=len, reverse=True))
 
 
-def key_values() -> tuple[str, ...]:
-    """Values of key-like environment variables (…_API_KEY, …TOKEN): scrubbed wherever
-    they might have come to appear."""
-    return tuple(v for k, v in os.environ.items() if _KEY_NAME.search(k) and len(v) >= 8)

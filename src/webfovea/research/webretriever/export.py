@@ -25,9 +25,10 @@ from typing import Any
 
 from ...core.errors import ConfigError
 from ...rundir.images import RunImages
+from ...rundir.network import known_secrets
 from ...rundir.store import RESULT, TASK, TaskRun, load_run, load_task
 from ...rundir.trajectory import StepRecord
-from ..examples import REDACTED, key_values, typed_secrets
+from ..examples import REDACTED, typed_secrets
 from .capture import network_of, to_capture
 from .grammar import CALL_USER, export_action
 from .visual import placeholder, visual
@@ -75,7 +76,7 @@ def export_webretriever(run_dirs: list[Path], out: Path, *, navigation: bool = F
     if not runs:
         raise ConfigError(f"{', '.join(map(str, run_dirs))}: no task to export"
                           + "".join(f"\n  {w}" for w in warnings))
-    secrets = key_values()
+    secrets = known_secrets()
     done: list[ExportedTask] = []
     used: set[str] = set()
     for (task, meta), idx in zip(runs, _indices(meta for _, meta in runs), strict=True):
