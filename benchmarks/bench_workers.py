@@ -49,6 +49,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from webfovea import demo
 from webfovea.models.scripted import read_replies
@@ -171,7 +172,7 @@ def bare_plan(out: Path, base_url: str | None, path: Path) -> Path:
     return path
 
 
-def run_bare(out: Path, base_url: str | None, workers: int) -> dict[str, float]:
+def run_bare(out: Path, base_url: str | None, workers: int) -> dict[str, Any]:
     """The bare loop on the harness run ``out``'s tasks and steps, measured like the bench."""
     plan = bare_plan(out, base_url, out.with_name(out.name + "-bare-plan.json"))
     folder = out.with_name(out.name + "-bare")
@@ -179,7 +180,9 @@ def run_bare(out: Path, base_url: str | None, workers: int) -> dict[str, float]:
     done = json.loads((folder / "bare.json").read_text())
     return {"tasks": done["tasks"], "steps": done["steps"], "wall_s": wall,
             "tasks_per_hour": 3600 * done["tasks"] / wall,
-            "cpu_s_per_task": peaks.cpu_seconds / max(done["tasks"], 1)}
+            "cpu_s_per_task": peaks.cpu_seconds / max(done["tasks"], 1),
+            "cpu_s_per_task_by_program": {name: round(seconds / max(done["tasks"], 1), 3)
+                                          for name, seconds in sorted(peaks.cpu_by_program().items())}}
 
 
 def steps_taken(request: FakeRequest) -> int:
@@ -280,6 +283,8 @@ def main() -> None:
                       f"screenshot + model wait + click per step): "
                       f"{bare['tasks_per_hour']:.0f} tasks/h, {bare['cpu_s_per_task']:.2f} CPU "
                       f"s/task; harness {row['share_of_bare_loop']:.0%} of it", flush=True)
+                print("        bare loop CPU s/task by program: " + ", ".join(
+                    f"{name} {sec:.2f}" for name, sec in bare["cpu_s_per_task_by_program"].items()))
         for row in rows[1:]:
             print(f"throughput at {row['workers']} workers: "
                   f"{row['tasks_per_hour'] / rows[0]['tasks_per_hour']:.2f}x "
