@@ -1,12 +1,15 @@
 // Resolve once this frame is settled: nothing in flight that the action (or the loading
-// document) started, and two animation frames in a row without a mutation outside the
-// regions known to change by themselves. In flight means: the document still parsing, a
+// document) started, and no mutation outside the regions known to change by themselves
+// from now until an animation frame has been fully rendered (two quiet checks in a row:
+// one now, one once the next frame's rendering, with its resize and intersection
+// observers, is done). In flight means: the document still parsing, a
 // short setTimeout, a fast interval (a script animation), a request, a socket exchange (a
 // message sent and the replies that follow, until the socket is quiet a moment) or an
 // animation-frame loop that keeps changing the page, when the action started it (see
 // watch.js); a finite CSS transition, CSS animation or Web Animation that was not running
-// before the action (infinite ones never end, so they are ignored). No fixed quiet window: a static page
-// settles in two frames; a window that is still scrolling is not settled. Resolves { quiet: false } when capMs passes first.
+// before the action (infinite ones never end, so they are ignored). No fixed quiet window:
+// a static page settles in one frame; a window that is still scrolling is not settled.
+// Resolves { quiet: false } when capMs passes first.
 ({ capMs }) => new Promise((resolve) => {
   const w = window[Symbol.for("webfovea.watch")];
   const start = performance.now();
@@ -57,14 +60,20 @@
   let seq = w.changeSeq;
   const finish = (ok) => {
     if (!w.inAction) w.track = false; // the document's own loading window ends here
+    channel.port1.close();
     resolve({ quiet: ok, ms: Math.round(performance.now() - start), held: [...held], popup: w.popup });
     w.popup = false;
   };
-  // Animation frames, or a timer where this frame renders none (display:none, throttled).
+  // Once the next animation frame is rendered: a message posted from its animation-frame
+  // callback is a task, and tasks run after the frame's rendering (style, layout, resize
+  // and intersection observers, paint), so what those change is seen by this very check.
+  // A timer instead where this frame renders none (display:none, throttled).
+  const channel = new MessageChannel();
   const nextFrame = (fn) => {
     let done = false;
     const once = () => { if (!done) { done = true; fn(); } };
-    w.frame(once);
+    channel.port1.onmessage = once;
+    w.frame(() => channel.port2.postMessage(null));
     w.setTimeout(once, 60);
   };
   const tick = () => {
@@ -75,5 +84,5 @@
     if (performance.now() - start >= capMs) return finish(false);
     nextFrame(tick);
   };
-  nextFrame(tick);
+  tick();
 })
