@@ -20,6 +20,13 @@ the waits' bound more workers help; near the ceiling, more cores.
     python benchmarks/bench_workers.py TASKS.jsonl --bench-args "--model SPEC ..."
     python benchmarks/bench_workers.py --demo 12 --latency 1.5
 
+After each harness run the same workers run a bare Playwright loop on the same tasks
+(``bare_loop.py``: the steps the harness took, a screenshot, the same model wait and a click
+per step, each worker its own browser with webfovea's flags and a fresh context per task),
+measured the same way, and the harness's tasks/hour are printed as a share of the loop's:
+what the harness costs against doing only a step's bare work (``--no-bare-loop`` skips it;
+with ``--suite`` it is skipped: the suite's pages live inside its run).
+
 ``--demo N`` runs N copies of the bundled demo task (a local page, three steps) against a
 local OpenAI-protocol server replaying the demo's replies after ``--latency`` seconds,
 so the numbers include a model's think time without needing a model.
@@ -42,10 +49,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from webfovea import demo
 from webfovea.models.scripted import read_replies
 from webfovea.testing import FakeProvider, FakeRequest, LocalServer
+
+BARE_LOOP = Path(__file__).with_name("bare_loop.py")
 
 
 @dataclass
@@ -147,6 +157,34 @@ def outcome(out: Path) -> tuple[int, int, int, float]:
     return done, correct, steps, waited
 
 
+def bare_plan(out: Path, base_url: str | None, path: Path) -> Path:
+    """The bare loop's plan from a harness run: each finished task's URL and the seconds
+    each of its steps waited on the model; the fake model server's URL if there is one."""
+    with sqlite3.connect(out / "results.sqlite") as db:
+        urls = db.execute("SELECT task_id, trial, url FROM tasks WHERE state = 'done' "
+                          "ORDER BY position").fetchall()
+        waits = [[w for (w,) in db.execute(
+            "SELECT COALESCE(model_seconds, 0) FROM steps WHERE task_id = ? AND trial = ? "
+            "ORDER BY step", (task, trial))] for task, trial, _ in urls]
+    path.write_text(json.dumps({
+        "tasks": [{"url": url, "waits": w} for (_, _, url), w in zip(urls, waits, strict=True)],
+        "model": {"base_url": base_url, "name": "demo"} if base_url else None}))
+    return path
+
+
+def run_bare(out: Path, base_url: str | None, workers: int) -> dict[str, Any]:
+    """The bare loop on the harness run ``out``'s tasks and steps, measured like the bench."""
+    plan = bare_plan(out, base_url, out.with_name(out.name + "-bare-plan.json"))
+    folder = out.with_name(out.name + "-bare")
+    wall, peaks = run_bench([sys.executable, str(BARE_LOOP), str(plan)], folder, workers)
+    done = json.loads((folder / "bare.json").read_text())
+    return {"tasks": done["tasks"], "steps": done["steps"], "wall_s": wall,
+            "tasks_per_hour": 3600 * done["tasks"] / wall,
+            "cpu_s_per_task": peaks.cpu_seconds / max(done["tasks"], 1),
+            "cpu_s_per_task_by_program": {name: round(seconds / max(done["tasks"], 1), 3)
+                                          for name, seconds in sorted(peaks.cpu_by_program().items())}}
+
+
 def steps_taken(request: FakeRequest) -> int:
     """The steps already taken: the model's own turns (the ``blocks`` history layout), or
     the history lines of the one user turn (``--history rolling``)."""
@@ -155,7 +193,7 @@ def steps_taken(request: FakeRequest) -> int:
 
 
 @contextlib.contextmanager
-def demo_setup(count: int, latency: float, folder: Path) -> Iterator[tuple[Path, list[str]]]:
+def demo_setup(count: int, latency: float, folder: Path) -> Iterator[tuple[Path, str]]:
     """N demo tasks on a local server and a fake provider replaying the demo's replies."""
     replies = read_replies(demo.replies_file())
 
@@ -167,7 +205,7 @@ def demo_setup(count: int, latency: float, folder: Path) -> Iterator[tuple[Path,
         tasks.write_text("".join(json.dumps({
             "id": f"demo-{i:03d}", "instruction": demo.TASK, "url": site.url("index.html"),
             "answer": demo.ANSWER}) + "\n" for i in range(count)))
-        yield tasks, ["--model", "openai:demo", "--base-url", fp.base_url]
+        yield tasks, fp.base_url
 
 
 def main() -> None:
@@ -183,6 +221,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2, 4])
     parser.add_argument("--out", type=Path, help="keep the runs here (default: a temp dir)")
     parser.add_argument("--json", type=Path, help="also write the numbers here")
+    parser.add_argument("--no-bare-loop", dest="bare_loop", action="store_false",
+                        help="skip the bare Playwright loop run after each harness run")
     parser.add_argument("--bench-args", default="",
                         help="more `webfovea bench` options, e.g. \"--model oracle --max-steps 40\"")
     ns = parser.parse_args()
@@ -193,10 +233,10 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("OPENAI_API_KEY", "benchmark")
     with contextlib.ExitStack() as stack:
-        tasks = ns.tasks
+        tasks, base_url = ns.tasks, None
         if ns.demo:
-            tasks, model_args = stack.enter_context(demo_setup(ns.demo, ns.latency, folder))
-            extra = [*model_args, *extra]
+            tasks, base_url = stack.enter_context(demo_setup(ns.demo, ns.latency, folder))
+            extra = ["--model", "openai:demo", "--base-url", base_url, *extra]
         command = [sys.executable, "-m", "webfovea", "bench", str(tasks), *extra]
         if ns.suite:
             limit = ["--limit", str(ns.limit)] if ns.limit else []
@@ -235,6 +275,16 @@ def main() -> None:
                   f"{wait_bound:.0f}/h ({workers} workers, {row['model_s_per_task']:.2f} s of "
                   f"model waits per task); this run {row['tasks_per_hour'] / bound:.0%} of the "
                   "lower")
+            if ns.bare_loop and not ns.suite:
+                bare = run_bare(out, base_url, workers)
+                row["bare_loop"] = {**bare, "load_average": os.getloadavg()[0]}
+                row["share_of_bare_loop"] = row["tasks_per_hour"] / bare["tasks_per_hour"]
+                print(f"        bare Playwright loop ({workers} workers, same tasks and steps, "
+                      f"screenshot + model wait + click per step): "
+                      f"{bare['tasks_per_hour']:.0f} tasks/h, {bare['cpu_s_per_task']:.2f} CPU "
+                      f"s/task; harness {row['share_of_bare_loop']:.0%} of it", flush=True)
+                print("        bare loop CPU s/task by program: " + ", ".join(
+                    f"{name} {sec:.2f}" for name, sec in bare["cpu_s_per_task_by_program"].items()))
         for row in rows[1:]:
             print(f"throughput at {row['workers']} workers: "
                   f"{row['tasks_per_hour'] / rows[0]['tasks_per_hour']:.2f}x "

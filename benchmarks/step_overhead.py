@@ -1,24 +1,31 @@
-"""Harness time per step against the bare browser's floor, per page kind, with stages.
+"""Harness time and CPU per step against the same browser's floor, per page kind, with stages.
 
-The floor is a Playwright viewport screenshot + click on the same page at the same point,
-in a plain Playwright browser and context of its own: launched with no flags of ours, no
-init scripts (no page watcher), only the same viewport. The harness step is a real
+The floor ("same-flag floor") is a viewport screenshot + a click at the same point on the
+same page in the very Chromium the harness drives (launched by ``BrowserSession``: the
+same executable, the same flags, the same ``--disable-features`` switch), in a context of
+its own with the same viewport and device scale factor but no init script (no page
+watcher): the bare work of a step in the same browser. The harness step is a real
 ``run_task`` step with an instant scripted model clicking an inert spot (so every step is
-captured, fingerprinted, settled and reported as "no detectable change"). For reference
-the same screenshot + click also runs inside webfovea's own context ("instrumented":
-our flags and the page watcher, which every page of a task carries).
+captured, fingerprinted, settled and reported as "no detectable change").
 
-Each round measures a block of each, alternating (bare, instrumented, harness), so the
-ratios hold on a loaded machine even when absolute times do not; compare ratios from one
-run, never absolute times across runs. Page kinds: a static page, a heavy page (>= 10,000
-DOM nodes) and a page with two iframes, one of them cross-origin. The first harness step
-of each task is left out: it pays the fingerprint's one-off baseline wait, which real
-runs pay while the model thinks.
+Two reference lines: "watched" (the floor's screenshot + click in a context carrying the
+page watcher, as every task's does) and "bare Playwright" (a second Chromium launched by
+plain Playwright with none of webfovea's flags: no ``--disable-gpu``, so on a machine
+without a GPU its screenshots are slower and a ratio against it flatters the harness).
 
-Each block also reads the CPU time its Chromium spent (the browser's whole process tree:
-browser, GPU/utility and renderer processes, reaped children included), so the step's
-browser CPU is compared with the floor's screenshot + click too ("CPU ms/step"); CPU time
-holds on a loaded machine far better than wall time.
+Each round measures one block of each, alternating (floor, watched, bare Playwright,
+harness), so the ratios hold on a loaded machine even when absolute times do not;
+compare ratios from one run, never absolute times across runs. Page kinds: a static page,
+a heavy page (>= 10,000 DOM nodes) and a page with two iframes, one of them cross-origin.
+The first harness step of each task is left out: it pays the fingerprint's one-off
+baseline wait, which real runs pay while the model thinks.
+
+CPU per step is read for the same steps the wall time is (a logging handler on the
+agent's step events marks the harness's window; the floor's is its loop): Chromium's
+(the browser's whole process tree, reaped children included), this Python process's
+and the Playwright driver's (Node). CPU time holds on a loaded machine far better than
+wall time. Numbers are medians over the steps of all rounds; each round's own ratio is
+printed too.
 
     python benchmarks/step_overhead.py [--steps 10] [--rounds 3] [--json out.json]
 """
@@ -28,14 +35,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from webfovea.browser.chromium import find_chromium
 from webfovea.browser.local_server import LocalServer
@@ -44,11 +54,16 @@ from webfovea.core.config import AgentConfig, BrowserConfig
 from webfovea.core.task import Task
 from webfovea.loop.agent import run_task
 from webfovea.models.scripted import ScriptedModel
+from webfovea.rundir import events
 from webfovea.rundir.store import read_steps
 
 STAGES = ("capture", "encode", "prompt", "parse", "execute", "settle", "fingerprints",
           "trajectory_write")
-VIEWPORT = BrowserConfig().viewport
+KINDS = ("floor", "watched", "plain", "harness")  # plain: the bare Playwright browser
+LABELS = {"floor": "same-flag floor", "watched": "floor + watcher",
+          "plain": "bare Playwright", "harness": "harness"}
+CONFIG = BrowserConfig()
+VIEWPORT = CONFIG.viewport
 CLICK = (900, 540)  # page pixels: an inert spot on every page (1920x1080 viewport)
 BUTTON = ('<button style="position:absolute;left:800px;top:500px;width:200px;height:80px">'
           'Inert</button>')
@@ -78,47 +93,7 @@ CHILD = ("<!doctype html><html><body><h2>Child frame</h2><p>Some text in a frame
          "<ul>" + "".join(f"<li>entry {i}</li>" for i in range(50)) + "</ul></body></html>")
 
 
-async def screenshot_clicks(page: Page, url: str, steps: int) -> list[float]:
-    await page.goto(url, wait_until="load", timeout=180_000)  # loaded machines
-    times = []
-    for _ in range(steps):
-        t0 = time.perf_counter()
-        await page.screenshot(type="png")
-        await page.mouse.click(*CLICK)
-        times.append(time.perf_counter() - t0)
-    return times
-
-
-async def bare(browser: Browser, url: str, steps: int) -> list[float]:
-    """The floor: a plain context of a plain browser, only the viewport set."""
-    context = await browser.new_context(viewport={"width": VIEWPORT.width,
-                                                  "height": VIEWPORT.height})
-    try:
-        return await screenshot_clicks(await context.new_page(), url, steps)
-    finally:
-        await context.close()
-
-
-async def instrumented(session: BrowserSession, url: str, steps: int) -> list[float]:
-    """The same in webfovea's context: its flags and its page watcher, no harness step."""
-    tabs = await session.new_tabs()
-    try:
-        return await screenshot_clicks(tabs.page, url, steps)
-    finally:
-        await tabs.close()
-
-
-async def harness(session: BrowserSession, url: str, steps: int, out: Path
-                  ) -> tuple[list[float], list[dict[str, float]]]:
-    x, y = round(CLICK[0] * 0.75), round(CLICK[1] * 0.75)  # in the 1440x810 image sent
-    replies = [f"Thought: click.\nAction: click(start_box='({x},{y})')"] * (steps + 1)
-    model = ScriptedModel([*replies, "Thought: done.\nAction: finished(content='x')"])
-    await run_task(Task("bench", url), model=model, session=session,
-                   config=AgentConfig(max_steps=steps + 2), out=out)
-    records = read_steps(out)[1:steps + 1]  # step 1 pays the one-off fingerprint baseline
-    return ([s.harness_seconds for s in records],
-            [dict(getattr(s, "stage_seconds", {}) or {}) for s in records])
-
+# --- CPU time --------------------------------------------------------------------------
 
 _TICK = os.sysconf("SC_CLK_TCK")
 
@@ -127,114 +102,243 @@ def _stat(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
 
 
-def chromium_pids() -> set[int]:
-    pids = set()
+def _comm(pid: int) -> str:
+    return Path(f"/proc/{pid}/comm").read_text().strip()
+
+
+def _processes() -> dict[int, tuple[int, str]]:
+    """Every process: pid → (parent, program)."""
+    found = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if "chrom" in Path(f"/proc/{entry}/comm").read_text():
-                    pids.add(int(entry))
-            except OSError:
+                found[int(entry)] = (int(_stat(int(entry))[1]), _comm(int(entry)))
+            except (OSError, IndexError, ValueError):
                 continue
-    return pids
+    return found
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` with the children it reaped."""
+    try:
+        return sum(int(v) for v in _stat(pid)[11:15]) / _TICK  # utime stime cutime cstime
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def tree_cpu(root: int) -> float:
     """CPU seconds of ``root`` and its live descendants, with the children they reaped."""
     children: dict[int, list[int]] = {}
-    total = 0.0
-    for pid in chromium_pids():
-        try:
-            children.setdefault(int(_stat(pid)[1]), []).append(pid)
-        except OSError:
-            continue
-    todo = [root]
+    for pid, (parent, _) in _processes().items():
+        children.setdefault(parent, []).append(pid)
+    total, todo = 0.0, [root]
     while todo:
         pid = todo.pop()
-        try:
-            f = _stat(pid)
-        except OSError:
-            continue
-        total += sum(int(v) for v in f[11:15]) / _TICK  # utime stime cutime cstime
+        total += _cpu(pid)
         todo += children.get(pid, [])
     return total
 
 
-def _ours(pid: int) -> bool:
-    """Whether ``pid`` descends from this process (other programs start Chromiums too)."""
-    while pid > 1:
-        if pid == os.getpid():
-            return True
-        try:
-            pid = int(_stat(pid)[1])
-        except OSError:
-            return False
-    return False
+@dataclass(frozen=True)
+class Roots:
+    """The processes whose CPU is read: each browser's main process, the driver."""
+
+    ours: int  # the Chromium BrowserSession launched (floor, watched, harness)
+    plain: int  # the Chromium plain Playwright launched
+    driver: int  # the Playwright driver (Node), shared by both
 
 
-def browser_root(before: set[int]) -> int:
-    """The main process of the Chromium this process started since ``before`` (its parent
-    is no Chromium)."""
-    every = chromium_pids()
-    return min(p for p in every - before if _ours(p) and int(_stat(p)[1]) not in every)
+@dataclass(frozen=True)
+class Clock:
+    """CPU seconds so far: the browser's tree, this Python process, the driver."""
 
+    chromium: float
+    python: float
+    driver: float
+
+    @staticmethod
+    def read(browser: int, roots: Roots) -> Clock:
+        return Clock(tree_cpu(browser), time.process_time(), _cpu(roots.driver))
+
+    def minus(self, start: Clock, steps: int) -> dict[str, float]:
+        """CPU ms per step since ``start``."""
+        return {"chromium": (self.chromium - start.chromium) * 1000 / steps,
+                "python": (self.python - start.python) * 1000 / steps,
+                "driver": (self.driver - start.driver) * 1000 / steps}
+
+
+def _new_browsers(before: set[int]) -> list[int]:
+    """Main processes of the Chromiums the driver started since ``before`` (the driver's
+    own Chromium children: other programs on the machine start Chromiums too)."""
+    driver = _driver()
+    return sorted(p for p, (parent, name) in _processes().items()
+                  if parent == driver and "chrom" in name and p not in before)
+
+
+def _driver() -> int:
+    """The Playwright driver: this process's Node child."""
+    return next(p for p, (parent, name) in _processes().items()
+                if parent == os.getpid() and "node" in name)
+
+
+# --- the blocks ------------------------------------------------------------------------
+
+@dataclass
+class Block:
+    """One block's step times (s) and CPU ms per step by program."""
+
+    times: list[float]
+    cpu: dict[str, float]
+    stages: list[dict[str, float]] = field(default_factory=list)
+
+
+async def screenshot_clicks(page: Page, url: str, steps: int, clock: Callable[[], Clock]
+                            ) -> Block:
+    await page.goto(url, wait_until="load", timeout=180_000)  # loaded machines
+    times = []
+    start = clock()
+    for _ in range(steps):
+        t0 = time.perf_counter()
+        await page.screenshot(type="png")
+        await page.mouse.click(*CLICK)
+        times.append(time.perf_counter() - t0)
+    return Block(times, clock().minus(start, steps))
+
+
+async def in_context(context: BrowserContext, url: str, steps: int,
+                     clock: Callable[[], Clock], page: Page | None = None) -> Block:
+    try:
+        return await screenshot_clicks(page or await context.new_page(), url, steps, clock)
+    finally:
+        await context.close()
+
+
+async def floor(session: BrowserSession, url: str, steps: int, clock: Callable[[], Clock]
+                ) -> Block:
+    """The floor: webfovea's browser, a context like a task's without the page watcher."""
+    context = await session.browser.new_context(
+        viewport={"width": VIEWPORT.width, "height": VIEWPORT.height},
+        device_scale_factor=CONFIG.device_scale_factor)
+    return await in_context(context, url, steps, clock)
+
+
+async def watched(session: BrowserSession, url: str, steps: int, clock: Callable[[], Clock]
+                  ) -> Block:
+    """The floor's work in a task's own context: the page watcher runs in it."""
+    tabs = await session.new_tabs()
+    return await in_context(tabs.context, url, steps, clock, tabs.page)
+
+
+async def plain(browser: Browser, url: str, steps: int, clock: Callable[[], Clock]) -> Block:
+    """Plain Playwright: its own browser without webfovea's flags, only the viewport set."""
+    context = await browser.new_context(viewport={"width": VIEWPORT.width,
+                                                  "height": VIEWPORT.height})
+    return await in_context(context, url, steps, clock)
+
+
+class StepClock(logging.Handler):
+    """Reads the CPU clock when the harness's steps end: the window of the measured steps."""
+
+    def __init__(self, clock: Callable[[], Clock], first: int, last: int) -> None:
+        super().__init__()
+        self.clock, self.first, self.last = clock, first, last
+        self.marks: dict[int, Clock] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        event = events.event_of(record)
+        if event and event.kind == "step_done" and event.step in (self.first, self.last):
+            self.marks[event.step] = self.clock()
+
+
+async def harness(session: BrowserSession, url: str, steps: int, out: Path,
+                  clock: Callable[[], Clock]) -> Block:
+    x, y = round(CLICK[0] * 0.75), round(CLICK[1] * 0.75)  # in the 1440x810 image sent
+    replies = [f"Thought: click.\nAction: click(start_box='({x},{y})')"] * (steps + 1)
+    model = ScriptedModel([*replies, "Thought: done.\nAction: finished(content='x')"])
+    marks = StepClock(clock, 1, steps + 1)  # step 1 pays the one-off fingerprint baseline
+    events.logger.addHandler(marks)
+    level = events.logger.level
+    events.logger.setLevel(logging.INFO)
+    try:
+        await run_task(Task("bench", url), model=model, session=session,
+                       config=AgentConfig(max_steps=steps + 2), out=out)
+    finally:
+        events.logger.removeHandler(marks)
+        events.logger.setLevel(level)
+    records = read_steps(out)[1:steps + 1]
+    return Block([s.harness_seconds for s in records],
+                 marks.marks[steps + 1].minus(marks.marks[1], steps),
+                 [dict(getattr(s, "stage_seconds", {}) or {}) for s in records])
+
+
+# --- the report ------------------------------------------------------------------------
 
 def p90(values: list[float]) -> float:
     return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
 
 
-def summary(times: dict[str, list[float]], stages: list[dict[str, float]]) -> dict[str, Any]:
+def summary(blocks: dict[str, list[Block]]) -> dict[str, Any]:
     ms = 1000.0
-    breakdown = {name: statistics.median([s.get(name, 0.0) for s in stages]) * ms
-                 for name in STAGES} if any(stages) else {}
-    median = {kind: statistics.median(values) for kind, values in times.items()}
-    return {**{f"{kind}_ms": {"median": median[kind] * ms, "p90": p90(values) * ms}
-               for kind, values in times.items()},
-            "ratio": median["harness"] / median["bare"],
-            "ratio_instrumented": median["harness"] / median["instrumented"],
-            "stages_ms": breakdown,
-            "samples": {kind: len(values) for kind, values in times.items()}}
+    times = {k: [t for b in bs for t in b.times] for k, bs in blocks.items()}
+    median = {k: statistics.median(v) for k, v in times.items()}
+    stages = [s for b in blocks["harness"] for s in b.stages]
+    rounds = [statistics.median(h.times) / statistics.median(f.times)
+              for f, h in zip(blocks["floor"], blocks["harness"], strict=True)]
+    cpu = {k: {prog: statistics.median(b.cpu[prog] for b in bs)
+               for prog in ("chromium", "python", "driver")} for k, bs in blocks.items()}
+    return {**{f"{k}_ms": {"median": median[k] * ms, "p90": p90(v) * ms}
+               for k, v in times.items()},
+            "ratio": median["harness"] / median["floor"],
+            "ratio_rounds": rounds,
+            "ratio_watched": median["harness"] / median["watched"],
+            "ratio_bare_playwright": median["harness"] / median["plain"],
+            "cpu_ms_per_step": cpu,
+            "cpu_ratio": sum(cpu["harness"].values()) / max(sum(cpu["floor"].values()), 1e-9),
+            "stages_ms": {name: statistics.median([s.get(name, 0.0) for s in stages]) * ms
+                          for name in STAGES} if any(stages) else {},
+            "samples": {k: len(v) for k, v in times.items()}}
 
 
-async def measure(url: str, browser: Browser, session: BrowserSession, steps: int, rounds: int,
-                  work: Path, roots: tuple[int, int]) -> dict[str, Any]:
-    times: dict[str, list[float]] = {"bare": [], "instrumented": [], "harness": []}
-    cpu: dict[str, list[float]] = {"bare": [], "harness": []}
-    stages: list[dict[str, float]] = []
-    await bare(browser, url, 3)  # warm up: caches, fonts, the first paint
-    await instrumented(session, url, 3)
+def show(kind: str, row: dict[str, Any], load: float) -> None:
+    f, h = row["floor_ms"], row["harness_ms"]
+    print(f"{kind:7} harness {h['median']:6.1f} ms (p90 {h['p90']:6.1f})  same-flag floor "
+          f"(screenshot + click) {f['median']:6.1f} ms (p90 {f['p90']:6.1f})  "
+          f"ratio {row['ratio']:4.2f}x  [rounds: "
+          + ", ".join(f"{r:.2f}x" for r in row["ratio_rounds"]) + f"]  load {load:.2f}")
+    print("        stages (median ms): " + "  ".join(
+        f"{name} {ms:.1f}" for name, ms in row["stages_ms"].items() if ms >= 0.05))
+    for k in ("floor", "harness"):
+        c = row["cpu_ms_per_step"][k]
+        print(f"        CPU ms/step {LABELS[k]:15}: Chromium {c['chromium']:5.1f}  Python "
+              f"{c['python']:5.1f}  driver {c['driver']:5.1f}  total {sum(c.values()):5.1f}")
+    print(f"        CPU ratio {row['cpu_ratio']:.2f}x;  reference: floor + watcher "
+          f"{row['watched_ms']['median']:.1f} ms ({row['ratio_watched']:.2f}x), bare Playwright "
+          f"without our flags {row['plain_ms']['median']:.1f} ms "
+          f"({row['ratio_bare_playwright']:.2f}x, flattering)")
+
+
+async def measure(url: str, session: BrowserSession, browser: Browser, steps: int,
+                  rounds: int, work: Path, roots: Roots) -> dict[str, Any]:
+    def clock(root: int) -> Callable[[], Clock]:
+        return lambda: Clock.read(root, roots)
+
+    ours, theirs = clock(roots.ours), clock(roots.plain)
+    run: dict[str, Callable[[int], Awaitable[Block]]] = {
+        "floor": lambda n: floor(session, url, n, ours),
+        "watched": lambda n: watched(session, url, n, ours),
+        "plain": lambda n: plain(browser, url, n, theirs)}
+    for warm in run.values():  # caches, fonts, the first paint
+        await warm(3)
+    blocks: dict[str, list[Block]] = {k: [] for k in KINDS}
     for r in range(rounds):
-        start = tree_cpu(roots[0])
-        times["bare"] += await bare(browser, url, steps)
-        cpu["bare"].append((tree_cpu(roots[0]) - start) / steps)
-        times["instrumented"] += await instrumented(session, url, steps)
-        start = tree_cpu(roots[1])
-        t, s = await harness(session, url, steps, work / f"run-{r}")
-        # The harness block runs steps + 2 model turns (the baseline step, the answer).
-        cpu["harness"].append((tree_cpu(roots[1]) - start) / (steps + 2))
-        times["harness"] += t
-        stages += s
-    row = summary(times, stages)
-    row["chromium_cpu_ms_per_step"] = {k: statistics.median(v) * 1000 for k, v in cpu.items()}
-    return row
-
-
-def show(kind: str, row: dict[str, Any]) -> None:
-    b, i, h = row["bare_ms"], row["instrumented_ms"], row["harness_ms"]
-    print(f"{kind:8} bare floor {b['median']:6.1f} ms (p90 {b['p90']:6.1f})  instrumented "
-          f"{i['median']:6.1f} ms  harness {h['median']:6.1f} ms (p90 {h['p90']:6.1f})  "
-          f"ratio {row['ratio']:4.2f}x bare, {row['ratio_instrumented']:4.2f}x instrumented")
-    c = row["chromium_cpu_ms_per_step"]
-    print(f"         Chromium CPU ms/step: bare {c['bare']:.1f}  harness {c['harness']:.1f}  "
-          f"({c['harness'] / max(c['bare'], 1e-9):.2f}x)")
-    if row["stages_ms"]:
-        print("         stages (median ms): " + "  ".join(
-            f"{name} {ms:.1f}" for name, ms in row["stages_ms"].items()))
+        for k, block in run.items():
+            blocks[k].append(await block(steps))
+        blocks["harness"].append(await harness(session, url, steps, work / f"run-{r}", ours))
+    return summary(blocks)
 
 
 async def main(ns: argparse.Namespace) -> None:
-    results: dict[str, Any] = {"steps": ns.steps, "rounds": ns.rounds,
-                               "load_average": os.getloadavg(), "kinds": {}}
+    results: dict[str, Any] = {"steps": ns.steps, "rounds": ns.rounds, "kinds": {}}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / "child.html").write_text(CHILD)
@@ -242,17 +346,18 @@ async def main(ns: argparse.Namespace) -> None:
             (root / "static.html").write_text(STATIC)
             (root / "heavy.html").write_text(heavy_page())
             (root / "frames.html").write_text(frames_page(other.url("").rstrip("/")))
-            before = chromium_pids()
-            async with async_playwright() as pw, BrowserSession(BrowserConfig()) as session:
-                ours = browser_root(before)
-                before = chromium_pids()
-                plain = await pw.chromium.launch(executable_path=find_chromium(), headless=True)
-                roots = (browser_root(before), ours)
+            async with async_playwright() as pw, BrowserSession(CONFIG, driver=pw) as session:
+                [ours] = _new_browsers(set())
+                browser = await pw.chromium.launch(executable_path=find_chromium(),
+                                                   headless=True)
+                [theirs] = _new_browsers({ours})
+                roots = Roots(ours, theirs, _driver())
                 for kind in ns.kinds:
-                    row = await measure(server.url(f"{kind}.html"), plain, session, ns.steps,
-                                        ns.rounds, root / kind, roots)
+                    row = await measure(server.url(f"{kind}.html"), session, browser,
+                                        ns.steps, ns.rounds, root / kind, roots)
+                    row["load_average"] = os.getloadavg()[0]
                     results["kinds"][kind] = row
-                    show(kind, row)
+                    show(kind, row, row["load_average"])
                     if ns.json:  # after each kind: a later failure keeps the earlier numbers
                         ns.json.write_text(json.dumps(results, indent=2))
 

@@ -36,7 +36,7 @@ def test_workers_browsers_start_one_at_a_time(tmp_path: Path) -> None:
     numbers = tmp_path / "numbers.json"
     subprocess.run(
         [sys.executable, str(SCRIPT), "--demo", "3", "--workers", "3", "--out", str(tmp_path),
-         "--json", str(numbers)], check=True, timeout=300,
+         "--json", str(numbers), "--no-bare-loop"], check=True, timeout=300,
         env={**os.environ, "OPENAI_API_KEY": "test-key", "WEBFOVEA_CHROMIUM": str(script)})
     [row] = json.loads(numbers.read_text())
     assert (row["tasks"], row["correct"]) == (3, 3), row

@@ -9,6 +9,7 @@ from webfovea.browser import fingerprint
 from webfovea.browser.capture import capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.local_server import LocalServer
+from webfovea.browser.scripts import evaluate_watched
 from webfovea.browser.session import BrowserSession, settle
 from webfovea.core.config import AgentConfig
 
@@ -30,3 +31,24 @@ async def test_a_fast_ticker_does_not_hold_every_action_to_the_cap(
         assert await settle(tabs, cap=3.0)
     finally:
         await tabs.close()
+
+
+async def test_a_frame_without_the_watcher_gets_it_on_the_first_settle(
+        browser: BrowserSession, pages: LocalServer) -> None:
+    """The lean script (no watcher source) serves frames the init script ran in; a frame it
+    missed (here a context opened without it) is settled and fingerprinted all the same,
+    with the watcher installed on the way."""
+    context = await browser.browser.new_context()
+    try:
+        page = await context.new_page()
+        await page.goto(pages.url("settle/ticker.html"))
+        has_watcher = "() => Boolean(window[Symbol.for('webfovea.watch')])"
+        assert not await page.evaluate(has_watcher)
+        result = await evaluate_watched(page.main_frame, "settle", {"capMs": 3000})
+        assert set(result) >= {"quiet", "held", "ms"}, result
+        assert await page.evaluate(has_watcher)
+        print_ = await evaluate_watched(page.main_frame, "fingerprint", {
+            "x": None, "y": None, "phase": "watch", "quietMs": 0, "capMs": 0})
+        assert isinstance(print_, dict), print_
+    finally:
+        await context.close()

@@ -23,7 +23,7 @@ from playwright.async_api import FloatRect, Frame, Page
 from .errors import boundary
 from .evidence import Change, ChangeKind, Comparison
 from .locate import Hit, short_url
-from .scripts import watched
+from .scripts import evaluate_watched
 from .session import Tabs
 
 Phase = Literal["watch", "baseline", "before", "peek", "after"]
@@ -76,7 +76,7 @@ async def _evaluate(frame: Frame, phase: Phase, point: tuple[float, float] | Non
     args = {"x": x, "y": y, "phase": phase, "quietMs": BASELINE_QUIET_MS,
             "capMs": BASELINE_CAP_MS}
     try:
-        data: dict[str, Any] = await frame.evaluate(watched("fingerprint"), args)
+        data: dict[str, Any] = await evaluate_watched(frame, "fingerprint", args)
     except PlaywrightError:
         return None  # frame detached or navigating: absent from this print
     return data

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from importlib import resources
+from typing import Any
+
+from playwright.async_api import Frame
+
+# What the lean form of a watched script returns where the watcher is missing.
+_MISSING = "webfovea: no watcher in this frame"
 
 
 @cache
@@ -17,6 +24,24 @@ def watched(name: str) -> str:
     """``at_point(name)`` run after ``watch.js``, for frames the context's init script
     missed (documents that existed before it, about:blank frames written by script)."""
     return f"(args) => {{\n{js('watch')}\nreturn ({at_point(name)})(args);\n}}"
+
+
+@cache
+def lean(name: str) -> str:
+    """``at_point(name)`` where the watcher already runs, else the missing mark: the
+    watcher's source (30 KB) is sent and compiled only for frames that lack it."""
+    return (f"(args) => window[Symbol.for('webfovea.watch')] ? ({at_point(name)})(args) "
+            f": {json.dumps(_MISSING)}")
+
+
+async def evaluate_watched(frame: Frame, name: str, args: dict[str, Any]) -> Any:
+    """``watched(name)`` evaluated in ``frame``, in one round trip where the context's init
+    script installed the watcher (every document it loaded); a second one, with the
+    watcher's source, elsewhere."""
+    result = await frame.evaluate(lean(name), args)
+    if result == _MISSING:
+        result = await frame.evaluate(watched(name), args)
+    return result
 
 
 @cache

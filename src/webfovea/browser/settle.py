@@ -19,7 +19,7 @@ from playwright.async_api import BrowserContext, Frame, Page, Request
 from playwright.async_api import Error as PlaywrightError
 
 from ..core.errors import BrowserError
-from .scripts import js, watched
+from .scripts import evaluate_watched, js
 
 
 class Tabs(Protocol):
@@ -58,7 +58,7 @@ async def settle_frame(frame: Frame, cap: float) -> dict[str, Any] | None:
     so a reply later than that will not come."""
     try:
         result: dict[str, Any] = await asyncio.wait_for(
-            frame.evaluate(watched("settle"), {"capMs": cap * 1000}), cap + 1.0)
+            evaluate_watched(frame, "settle", {"capMs": cap * 1000}), cap + 1.0)
     except (PlaywrightError, asyncio.TimeoutError):
         return None
     return result

@@ -306,6 +306,8 @@
     w.timers = new Map();
     w.requests = new Map();
     w.animBase = new WeakSet(document.getAnimations());
+    w.actionSeq = w.changeSeq;
+    w.mayScroll = false;
     w.inAction = true;
     w.track = true;
     return summary({ snap: w.snap });

@@ -1,12 +1,19 @@
 // Resolve once this frame is settled: nothing in flight that the action (or the loading
-// document) started, and two animation frames in a row without a mutation outside the
-// regions known to change by themselves. In flight means: the document still parsing, a
+// document) started, and no mutation outside the regions known to change by themselves
+// from now until animation frames have been rendered: quiet checks in a row, one now and
+// one after each of the next frames' rendering (with its resize and intersection
+// observers). Two rendered frames, as ever, after an action that changed something or
+// that may have started a smooth scroll (a key, a wheel, a script's scroll call, a page
+// whose window scrolls smoothly: the compositor moves it a frame or two later), and for a
+// loading document; one after an action that has changed nothing so far (an inert click).
+// In flight means: the document still parsing, a
 // short setTimeout, a fast interval (a script animation), a request, a socket exchange (a
 // message sent and the replies that follow, until the socket is quiet a moment) or an
 // animation-frame loop that keeps changing the page, when the action started it (see
 // watch.js); a finite CSS transition, CSS animation or Web Animation that was not running
-// before the action (infinite ones never end, so they are ignored). No fixed quiet window: a static page
-// settles in two frames; a window that is still scrolling is not settled. Resolves { quiet: false } when capMs passes first.
+// before the action (infinite ones never end, so they are ignored). No fixed quiet window:
+// a static page settles in one or two frames; a window that is still scrolling is not
+// settled. Resolves { quiet: false } when capMs passes first.
 ({ capMs }) => new Promise((resolve) => {
   const w = window[Symbol.for("webfovea.watch")];
   const start = performance.now();
@@ -57,23 +64,33 @@
   let seq = w.changeSeq;
   const finish = (ok) => {
     if (!w.inAction) w.track = false; // the document's own loading window ends here
+    channel.port1.close();
     resolve({ quiet: ok, ms: Math.round(performance.now() - start), held: [...held], popup: w.popup });
     w.popup = false;
   };
-  // Animation frames, or a timer where this frame renders none (display:none, throttled).
+  // Once the next animation frame is rendered: a message posted from its animation-frame
+  // callback is a task, and tasks run after the frame's rendering (style, layout, resize
+  // and intersection observers, paint), so what those change is seen by this very check.
+  // A timer instead where this frame renders none (display:none, throttled).
+  const channel = new MessageChannel();
   const nextFrame = (fn) => {
     let done = false;
     const once = () => { if (!done) { done = true; fn(); } };
-    w.frame(once);
+    channel.port1.onmessage = once;
+    w.frame(() => channel.port2.postMessage(null));
     w.setTimeout(once, 60);
   };
+  // Whether one rendered frame is enough: the action has changed nothing and can have
+  // started no smooth scroll of the window.
+  const inert = () => w.inAction && w.changeSeq === w.actionSeq && !w.mayScroll &&
+    getComputedStyle(document.documentElement).scrollBehavior !== "smooth";
   const tick = () => {
     w.flush();
     quiet = busy(seq) ? 0 : quiet + 1;
     seq = w.changeSeq;
-    if (quiet >= 2) return finish(true);
+    if (quiet >= (inert() ? 2 : 3)) return finish(true);
     if (performance.now() - start >= capMs) return finish(false);
     nextFrame(tick);
   };
-  nextFrame(tick);
+  tick();
 })

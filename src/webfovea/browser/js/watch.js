@@ -64,6 +64,7 @@
     scope: null, changeSeq: 0, timers: new Map(), intervals: new Map(), requests: new Map(), animBase: new WeakSet(),
     track: document.readyState === "loading", timerDepth: 0, timerFn: null, drawing: new Set(), keyOf, up, structural,
     reactUntil: -Infinity, streams: new Map(), frames: new Set(), loopWork: -Infinity, work: 0, deltas: new Map(),
+    actionSeq: 0, mayScroll: false,
   };
   // Something the action did just happened: what changes in the next moment is its reaction.
   const react = () => {
@@ -377,8 +378,12 @@
     react();
   };
   const fallbackEnd = inputEnd(false);
-  const inputStart = () => {
+  // A key or a wheel may start a smooth scroll that the compositor runs: the window's
+  // offset moves a frame or two later, so the settle gives such an action a second frame.
+  const SCROLLING_INPUT = new Set(["keydown", "wheel"]);
+  const inputStart = (e) => {
     if (!w.inAction) return;
+    if (e && SCROLLING_INPUT.has(e.type)) w.mayScroll = true;
     w.flush();
     w.input = true;
     w.windowKeys = new Set();
@@ -557,6 +562,18 @@
   const raf = window.requestAnimationFrame;
   const caf = window.cancelAnimationFrame;
   w.frame = (fn) => raf.call(window, fn); // the harness's own frames: never tracked
+  // A script's scroll call during the action (a "back to top" button) may be smooth too.
+  for (const [target, names] of [[window, ["scroll", "scrollTo", "scrollBy"]],
+    [window.Element && Element.prototype, ["scroll", "scrollTo", "scrollBy", "scrollIntoView"]]]) {
+    for (const name of names) {
+      const original = target && target[name];
+      if (typeof original !== "function") continue;
+      target[name] = function scrolled(...args) {
+        if (w.inAction) w.mayScroll = true;
+        return original.apply(this, args);
+      };
+    }
+  }
   w.inFrame = false;
   w.own = false;
   window.requestAnimationFrame = function requestAnimationFrame(fn) {
