@@ -22,9 +22,16 @@ from pathlib import Path
 from typing import Any
 
 from ..actions.geometry import ModelSpace
-from ..core.config import AgentConfig, Size
+from ..core.config import AgentConfig, GrounderConfig, Size
 from ..core.errors import ConfigError
-from ..dialects.text.prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
+from ..dialects.text.prompt import (
+    HistoryItem,
+    Shown,
+    asks_targets,
+    build_request,
+    coordinate_text,
+    first_shown,
+)
 from ..models.base import ModelRequest, SentImage
 from ..rundir.store import TaskRun, load_run
 
@@ -82,7 +89,8 @@ def task_examples(task: TaskRun, run_dir: Path, keys: tuple[str, ...] = ()) -> I
         space = ModelSpace(*rec.model_size)
         oldest = first_shown(rec.step, config)
         shown = [s for s in [*shown, Shown(rec.step, image, coordinate_text(
-            space, width, height, config.coords))] if s.step >= oldest]
+            space, width, height, config.coords,
+            points=not asks_targets(config.point_forms)))] if s.step >= oldest]
         request = build_request(task=task.result.task, config=config, history=history,
                                 shown=shown, note=note)
         recorded = rec.request.get("turn_text") if rec.request else None
@@ -111,6 +119,9 @@ def request_config(task: TaskRun) -> AgentConfig:
     values: dict[str, Any] = {k: recorded[k] for k in _REQUEST_SETTINGS
                               if k in recorded and k in known}
     values["ablate"] = frozenset(values.get("ablate", ()))
+    grounder = recorded.get("grounder")
+    if isinstance(grounder, dict) and grounder.get("model"):  # its planner was asked for targets
+        values["grounder"] = GrounderConfig(str(grounder["model"]))
     cap = recorded.get("image_cap")
     return AgentConfig(image_cap=Size.parse(cap) if cap else None, **values)
 
