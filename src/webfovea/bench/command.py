@@ -22,6 +22,7 @@ from ..models.loader import load_model
 from ..models.model_options import preflight_or_skip
 from ..viewer.report import write_report
 from .execute import Job
+from .lanes import check_lanes
 from .lock import LOCK_NAME, RunLock
 from .report import build_report, print_table
 from .resume import check_same_settings, check_same_tasks, effective_settings
@@ -54,6 +55,7 @@ def _prepare_and_run(options: BenchOptions, store: Store | None) -> int:
     settings = BenchSettings.from_json(resolve_settings(
         recorded, given=given, defaults=_jsonable(default_settings())))
     job = _job(settings)
+    check_lanes(job, options.workers)  # two browsers on one suite lane: before any browser
     task_file = read_tasks(options.tasks, fmt=options.task_format,  # type: ignore[arg-type]
                            references=options.references)
     for problem in task_file.problems:
