@@ -118,3 +118,40 @@ def test_a_refused_part_leaves_nothing_that_blocks_the_retry(pages: LocalServer,
         assert not (out / "results.sqlite").exists()
         retry = _bench(*common, "--part", "dev")
     assert retry.returncode == 0, retry.stderr
+
+
+def test_workers_sharing_one_suite_lane_are_refused_with_an_oracle_and_warned_otherwise(
+        tmp_path: Path) -> None:
+    """Issue 46: two browsers on one suite lane overwrite each other's layout reports. With
+    an oracle (which acts on them) the bench refuses before any browser starts; with another
+    model it warns and goes on (here to the empty task file, its own refusal)."""
+    lane = "MAP *.fovea.test 127.0.0.1:8931"
+    tasks = _tasks(tmp_path / "tasks.jsonl", "http://stats.fovea.test/", ["a", "b"])
+    started = time.monotonic()
+    oracle = _bench(str(tasks), "--out", str(tmp_path / "oracle"), "--model", "oracle",
+                    "--host-resolver-rules", lane, "--workers", "2")
+    grounder = _bench(str(tasks), "--out", str(tmp_path / "grounder"), "--model", "openai:m",
+                      "--base-url", "http://127.0.0.1:9/v1", "--grounder", "oracle:grounder",
+                      "--host-resolver-rules", lane, "--host-resolver-rules", lane,
+                      "--workers", "2")
+    assert time.monotonic() - started < 30  # refused before any browser launched
+    for proc, roles in ((oracle, "(--model)"), (grounder, "(--grounder)")):
+        assert proc.returncode == 2, proc.stderr
+        assert "2 of the 2 workers would browse the same suite lane (http://127.0.0.1:8931)" \
+            in proc.stderr and f"the oracle {roles} acts on those reports" in proc.stderr
+        assert "`webfovea suite run`" in proc.stderr and "--workers 1" in proc.stderr
+        assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "oracle" / "results.sqlite").exists()
+    empty = tmp_path / "empty.jsonl"  # the runs below stop at it, after the lanes' check
+    empty.write_text("")
+    own_lanes = _bench(str(empty), "--out", str(tmp_path / "own"), "--model", "oracle",
+                       "--host-resolver-rules", lane, "--host-resolver-rules",
+                       lane.replace("8931", "8932"), "--workers", "2")
+    assert own_lanes.returncode == 2 and "no task to run" in own_lanes.stderr
+    assert "suite lane" not in own_lanes.stderr  # one lane each: no complaint
+    other = _bench(str(empty), "--out", str(tmp_path / "other"), "--model", "openai:m",
+                   "--base-url", "http://127.0.0.1:9/v1", "--host-resolver-rules", lane,
+                   "--workers", "3")
+    assert other.stderr.startswith("webfovea: warning: 3 of the 3 workers would browse the "
+                                   "same suite lane"), other.stderr
+    assert "only an oracle reads them" in other.stderr and "no task to run" in other.stderr

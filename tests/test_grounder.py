@@ -9,6 +9,8 @@ tests/pages/roles/shop.html, whose script logs each click.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -147,16 +149,24 @@ async def test_a_point_off_the_grounders_image_is_refused(
     assert "its point (1500,20) is off its image, which is 1000x1000" in note
 
 
-async def test_a_planner_that_gives_a_point_is_obeyed(
+async def test_the_planner_is_asked_for_targets_only_and_a_point_given_anyway_is_obeyed(
         shop: Shop, tmp_path: Path) -> None:
+    """Issue 46: the requests as the planner received them ask for targets, never points."""
     tabs, rects, _ = shop
     x, y, w, h = rects["cart"]
     point = f"({round((x + w / 2) * 0.75)},{round((y + h / 2) * 0.75)})"
-    _, grounder = await _run(
-        shop, tmp_path, [f"Thought: t.\nAction: click(start_box='{point}')", PLAN[3]],
+    planner, grounder = await _run(
+        shop, tmp_path, [PLAN[1], f"Thought: t.\nAction: click(start_box='{point}')", PLAN[3]],
         grounder_policy(rects, "norm1000"), "norm1000")
-    assert await tabs.page.locator("#log").text_content() == "clicked: cart"
-    assert grounder == []
+    assert await tabs.page.locator("#log").text_content() == "clicked: search cart"
+    assert len(grounder) == 1  # the point was clicked as given, without the grounder
+    for request in planner[:2]:  # the third carries the planner's own point in its history
+        sent = json.dumps(request.body)
+        assert "start_box" not in sent and "give points" not in sent and "(x,y)" not in sent
+        assert "click(target='the element')" in sent and "end_target='" in sent
+        assert "The screenshot is 1440x810 pixels." in sent
+    assert "Coordinates refer" not in planner[0].system
+    assert planner[0].turns[-1].text.endswith("Step 1.\nThe screenshot is 1440x810 pixels.")
 
 
 def test_first_point_only_and_tokens_stripped() -> None:
@@ -174,6 +184,8 @@ def test_target_is_a_parse_error_naming_the_flag_without_a_grounder() -> None:
     action = parse_reply(reply, frozenset({"target"})).action
     assert dict(action.args) == {"target": "the slider", "end_target": "the far end"}
     assert action.source() == "drag(target='the slider', end_target='the far end')"
+    with pytest.raises(Exception, match=r"missing argument `target`.*`Action: click\(target="):
+        parse_reply("Thought: t\nAction: click()", frozenset({"target"}))
     assert RunFlags(model="oracle", grounder="openai:g",
                     grounder_coords="norm1000").options().agent.point_forms == {"target"}
 
@@ -194,13 +206,21 @@ def test_the_suite_runs_through_targets_and_a_grounder(tmp_path: Path) -> None:
     from webfovea.tools.replay import replay
 
     assert replay(out).changes == []  # replay reads the forms as the run did
+    from webfovea.research.examples import examples
+
+    rebuilt = list(examples([out]))  # export rebuilds the requests as the planner got them
+    assert rebuilt and all(e.faithful for e in rebuilt)
+    assert "target=" in rebuilt[0].request.system and "start_box" not in rebuilt[0].request.system
 
 
 async def test_the_tools_dialect_takes_target_too(shop: Shop, tmp_path: Path) -> None:
     from webfovea.dialects.loopback.fake_tools import FakeCall, FakeReply
 
     tabs, rects, session = shop
+    x, y, w, h = rects["cart"]
+    point = [round((x + w / 2) * 0.75), round((y + h / 2) * 0.75)]
     replies = iter([FakeReply("search", (FakeCall("click", {"target": "the Search button"}),)),
+                    FakeReply("cart", (FakeCall("click", {"start_box": point}),)),
                     FakeReply("done", (FakeCall("finished", {"content": "ok"}),))])
     with FakeProvider(lambda r: next(replies)) as fp, \
             FakeProvider(grounder_policy(rects, "norm1000")) as gp:
@@ -210,9 +230,38 @@ async def test_the_tools_dialect_takes_target_too(shop: Shop, tmp_path: Path) ->
         await run_task(Task("search", tabs.page.url), model=model, session=session,
                        config=config, out=tmp_path, tabs=tabs)
         await model.aclose()
-        schema = {t["function"]["name"]: t["function"]["parameters"]
-                  for t in fp.requests[0].tools}
-    assert await tabs.page.locator("#log").text_content() == "clicked: search"
-    assert "target" in schema["click"]["properties"] and schema["click"]["required"] == []
-    assert "end_target" in schema["drag"]["properties"]
+        sent = fp.requests[0].body
+    # A point given anyway (not in the schema) is obeyed.
+    assert await tabs.page.locator("#log").text_content() == "clicked: search cart"
+    schema = {t["function"]["name"]: t["function"]["parameters"] for t in sent["tools"]}
+    assert set(schema["click"]["properties"]) == {"target"}
+    assert schema["click"]["required"] == ["target"]
+    assert schema["drag"]["required"] == ["target", "end_target"]
+    assert schema["fill"]["required"] == ["target", "content"]
+    text = json.dumps(sent)
+    assert "start_box" not in text and "give points" not in text and "[x, y]" not in text
+    assert "The screenshot is 1440x810 pixels." in text
     assert read_steps(tmp_path)[0].note.startswith("The grounder put 'the Search button'")
+
+
+def test_without_a_grounder_the_prompt_is_byte_identical() -> None:
+    """The prompt a run without --grounder sends, pinned (issue 46 changed only the grounder's):
+    system text with and without marks and ablations, the step sentences, the tool schemas."""
+    from webfovea.actions.geometry import ModelSpace
+    from webfovea.dialects.text.prompt import coordinate_text, system_text
+    from webfovea.dialects.tools import tool_definitions
+
+    parts = [coordinate_text(ModelSpace(1000, 560), 1440, 810, c)
+             for c in ("image", "norm1000", "smart_resize")]
+    for forms in (frozenset(), frozenset({"mark"})):
+        parts += [system_text("SKILLS", forms), system_text(forms=forms, ablate=frozenset(
+            {"observe", "select"})), json.dumps(tool_definitions(forms), sort_keys=True)]
+    digest = hashlib.sha256("\x00".join(parts).encode()).hexdigest()
+    assert parts[0] == ("The screenshot is 1440x810 pixels; give points in that image's pixels, "
+                        "(0,0) at the top left.")
+    assert "click(start_box='(x,y)')  # left click" in parts[3]
+    assert digest == PROMPT_SHA256, "the no-grounder prompt changed: update only on purpose"
+
+
+# Pinned after the UI-TARS forms and call_user() joined the prompt (issue 44, item 7).
+PROMPT_SHA256 = "f9a2e788beb0115052f53dce1bdd2c99a40dd80046c64b8b51e643e96d4a5cc9"

@@ -25,6 +25,7 @@ from webfovea.browser.capture import Screen, capture
 from webfovea.browser.executor import Executor
 from webfovea.browser.feedback import NO_CHANGE
 from webfovea.browser.local_server import LocalServer
+from webfovea.browser.scripts import watched
 from webfovea.browser.session import BrowserSession
 from webfovea.core.config import AgentConfig
 from webfovea.core.task import Task
@@ -181,6 +182,33 @@ async def test_a_click_on_a_self_drawing_canvas_or_video_is_no_change(
         video = [(await act(ex, "click", (400, 280)))[0] for _ in range(3)]
     for note in canvas + video:
         assert note.outcome in ("unknown", "no_change"), note.text
+
+
+async def test_a_frame_too_young_to_know_its_noise_opens_no_action_window(
+        opened: Opener, pages: LocalServer) -> None:
+    """Why the test above once read a no-op click on the sparkline as a change under load: the
+    first fingerprint of a young page opened an action window that the harness then threw
+    away to wait for the page's baseline; a redraw landing in between was hidden from the
+    noise rule (nothing inside an action window is the page's own burst), so the one-second
+    sparkline was never learned. The probe opens no window; only the real snapshot does.
+    And nothing is learned while a document loads, so its watched time counts from its last
+    readiness change, not from the watcher's start (a parser that ran late under load left
+    the sparkline's first tick after the 1.1 s the baseline waits)."""
+    async with opened(pages.url("live/sparkline.html")) as ex:
+        frame = ex.tabs.page.main_frame
+        since, complete = await frame.evaluate(
+            "() => [window[Symbol.for('webfovea.watch')].since, "
+            "performance.getEntriesByType('navigation')[0].domComplete]")
+        in_action = "() => window[Symbol.for('webfovea.watch')].inAction"
+        # Any page is young to a quiet window of ten minutes: the probe's answer is certain.
+        args = {"x": 400, "y": 200, "phase": "before", "quietMs": 600_000, "capMs": 2500}
+        probed = await frame.evaluate(watched("fingerprint"), {**args, "probe": True})
+        after_probe = await frame.evaluate(in_action)
+        snapshot = await frame.evaluate(watched("fingerprint"), {**args, "probe": False})
+        after_open = await frame.evaluate(in_action)
+    assert since >= complete > 0
+    assert probed.get("young") is True and "snap" not in probed and after_probe is False
+    assert "snap" in snapshot and after_open is True
 
 
 async def test_a_countdown_from_load_is_noise_for_a_fast_agent(opened: Opener,

@@ -56,12 +56,30 @@ class ActionSpec:
     # Offered by the text prompt (and read by its parser, and the tools dialect's default
     # set); False for what only a native protocol asks for (Anthropic's zoom).
     in_text_prompt: bool = True
+    # The summary a prompt asking for targets shows, for the actions whose summary speaks
+    # of points ('': the summary says no point).
+    target_summary: str = ""
 
     @property
     def signature(self) -> str:
         """The call as the prompt shows it, e.g. ``click(start_box='(x,y)')``."""
-        inner = ", ".join(f"{a.name}='{a.placeholder}'" for a in self.args)
+        return self.signature_for(targets=False)
+
+    def signature_for(self, *, targets: bool) -> str:
+        """The call as a prompt shows it; ``targets``: with each point as its target form,
+        e.g. ``click(target='the element')`` (a run with a grounder asks for targets only)."""
+        inner = ", ".join(f"{a.name}='{a.placeholder}'" for a in self.shown_args(targets=targets))
         return f"{self.name}({inner})"
+
+    def summary_for(self, *, targets: bool) -> str:
+        return self.target_summary if targets and self.target_summary else self.summary
+
+    def shown_args(self, *, targets: bool) -> tuple[ArgSpec, ...]:
+        """The arguments as a prompt shows them; ``targets``: each point argument as its
+        target form (``start_box`` as ``target``, ``end_box`` as ``end_target``)."""
+        if not targets:
+            return self.args
+        return tuple(_target_arg(a) if a.kind == "point" else a for a in self.args)
 
     @property
     def arg_names(self) -> tuple[str, ...]:
@@ -90,6 +108,7 @@ _SPECS: tuple[ActionSpec, ...] = (
         (ArgSpec("start_box", "point", "(x1,y1)", aliases=_POINT.aliases), _END),
         "press at the first point, move to the second, release",
         "pointer",
+        target_summary="press on the target, move to the end target, release",
     ),
     ActionSpec(
         "scroll",
@@ -100,6 +119,7 @@ _SPECS: tuple[ActionSpec, ...] = (
         "scroll the element under the point; direction is up, down, left or right",
         "pointer",
         scrolls=True,
+        target_summary="scroll the target element; direction is up, down, left or right",
     ),
     ActionSpec(
         "type",
@@ -114,6 +134,7 @@ _SPECS: tuple[ActionSpec, ...] = (
         "focus the field at the point, clear it, type the text and read the value back",
         "keyboard",
         types=True,
+        target_summary="focus the target field, clear it, type the text and read the value back",
     ),
     ActionSpec(
         "select",
@@ -124,6 +145,10 @@ _SPECS: tuple[ActionSpec, ...] = (
         "now shows; in a multi-select mode='add' keeps the options already selected, "
         "mode='replace' (the default) drops them",
         "pointer",
+        target_summary="choose an option in the target dropdown: a <select>, or a custom one "
+        "(combobox, Select2, Tom Select ...), which it opens, scrolls to the option and clicks; "
+        "says what it now shows; in a multi-select mode='add' keeps the options already "
+        "selected, mode='replace' (the default) drops them",
     ),
     ActionSpec("hotkey", (ArgSpec("key", "key", "ctrl a", aliases=("hotkey", "press")),),
                "press a key combination", "hotkey"),
@@ -181,6 +206,14 @@ POINT_FORMS: Mapping[str, Mapping[str, str]] = {
     "end_box": {"target": "end_target", "mark": "end_mark"},
 }
 FORM_FLAGS: Mapping[str, str] = {"target": "--grounder", "mark": "--observation marks"}
+# How a prompt asking for targets shows each target argument.
+_TARGET_PLACEHOLDERS: Mapping[str, str] = {"target": "the element",
+                                           "end_target": "the element it ends on"}
+
+
+def _target_arg(point: ArgSpec) -> ArgSpec:
+    name = POINT_FORMS[point.name]["target"]
+    return ArgSpec(name, "text", _TARGET_PLACEHOLDERS[name])
 
 
 def form_args(spec: ActionSpec) -> dict[str, tuple[str, str]]:
@@ -273,7 +306,8 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:.6f}".rstrip("0").rstrip(".")
 
 
-def action_space_text(hidden: frozenset[str] = frozenset()) -> str:
-    """The action space as the prompt shows it, one line per action (but ``hidden``)."""
-    return "\n".join(f"{s.signature}  # {s.summary}" for s in TEXT_ACTIONS.values()
-                     if s.name not in hidden)
+def action_space_text(hidden: frozenset[str] = frozenset(), *, targets: bool = False) -> str:
+    """The action space as the prompt shows it, one line per action (but ``hidden``);
+    ``targets``: pointing actions take targets, not points (a run with a grounder)."""
+    return "\n".join(f"{s.signature_for(targets=targets)}  # {s.summary_for(targets=targets)}"
+                     for s in TEXT_ACTIONS.values() if s.name not in hidden)

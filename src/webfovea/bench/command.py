@@ -23,6 +23,7 @@ from ..models.model_options import preflight_or_skip
 from ..viewer.report import write_report
 from .budgets import StepBudget
 from .execute import Job
+from .lanes import check_lanes
 from .lock import LOCK_NAME, RunLock
 from .presets import Preset, load_preset
 from .report import build_report, print_table
@@ -59,6 +60,7 @@ def _prepare_and_run(options: BenchOptions, store: Store | None) -> int:
     if preset is not None:
         settings = _within(preset, settings, options, new=recorded is None)
     job = _job(settings, preset)
+    check_lanes(job, options.workers)  # two browsers on one suite lane: before any browser
     task_file = read_tasks(options.tasks, fmt=options.task_format,  # type: ignore[arg-type]
                            references=options.references)
     for problem in task_file.problems:

@@ -70,11 +70,13 @@ class Fingerprint:
         return first if first and first.frame.parent_frame is None else None
 
 
-async def _evaluate(frame: Frame, phase: Phase, point: tuple[float, float] | None
-                    ) -> dict[str, Any] | None:
+async def _evaluate(frame: Frame, phase: Phase, point: tuple[float, float] | None, *,
+                    probe: bool = False) -> dict[str, Any] | None:
+    """``probe`` (phase "before"): a frame too young to know its noise says so (``young``)
+    instead of opening its action window."""
     x, y = point if point else (None, None)
     args = {"x": x, "y": y, "phase": phase, "quietMs": BASELINE_QUIET_MS,
-            "capMs": BASELINE_CAP_MS}
+            "capMs": BASELINE_CAP_MS, "probe": probe}
     try:
         data: dict[str, Any] = await evaluate_watched(frame, "fingerprint", args)
     except PlaywrightError:
@@ -99,11 +101,13 @@ def _local_point(frame: Frame, point: tuple[int, int] | None, hit: Hit | None
 
 
 async def _take(tabs: Tabs, phase: Phase, point: tuple[int, int] | None, hit: Hit | None,
-                main_only: bool = False) -> list[FramePrint]:
+                main_only: bool = False, *, probe: bool = False) -> list[FramePrint]:
+    """``probe``: the primary frames (whose baseline is awaited) probe their age first."""
     frames = _frames(tabs.page, main_only)
-    results = await asyncio.gather(*(_evaluate(f, phase, _local_point(f, point, hit))
-                                     for f in frames))
     primary = {tabs.page.main_frame, hit.frame if hit else tabs.page.main_frame}
+    results = await asyncio.gather(*(_evaluate(f, phase, _local_point(f, point, hit),
+                                               probe=probe and f in primary)
+                                     for f in frames))
     return [FramePrint(f, data, f in primary) for f, data in zip(frames, results, strict=True) if data]
 
 
@@ -120,9 +124,8 @@ async def before(tabs: Tabs, *, point: tuple[int, int] | None, hit: Hit | None,
     too briefly, first wait until its noise is known (skip it for actions whose note
     does not rest on the comparison, such as find_text and read_text)."""
     started = time.perf_counter()
-    frames = await _take(tabs, "before", point, hit, main_only)
-    young = [f.frame for f in frames if baseline and f.primary and (
-        f.data["snap"]["age"] < BASELINE_QUIET_MS or f.data["snap"]["waiting"])]
+    frames = await _take(tabs, "before", point, hit, main_only, probe=baseline)
+    young = [f.frame for f in frames if f.data.get("young")]
     if young:  # all frames snapshot again after the wait, so their windows start together
         await asyncio.gather(*(_evaluate(f, "baseline", None) for f in young))
         frames = await _take(tabs, "before", point, hit, main_only)

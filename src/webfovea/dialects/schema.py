@@ -53,8 +53,9 @@ def _property(arg: ArgSpec) -> dict[str, Any]:
 
 
 _FORM_PROPERTIES: dict[str, dict[str, Any]] = {
-    "target": {"type": "string", "description": "instead of the point: a short description of "
-                                                "the element, placed by a grounding model"},
+    "target": {"type": "string", "description": "a short description of the element, e.g. "
+                                                "'the blue Search button'; a grounding model "
+                                                "places it on the screenshot"},
     "mark": {"type": "integer", "minimum": 1,
              "description": "instead of the point: the number of a mark on the screenshot"},
 }
@@ -62,15 +63,22 @@ _FORM_PROPERTIES: dict[str, dict[str, Any]] = {
 
 def schema_for(spec: ActionSpec, forms: frozenset[str] = frozenset()) -> ToolSchema:
     """``forms``: the point forms the run accepts; each point argument then becomes optional
-    beside them (one of the two is given)."""
-    properties = {a.name: _property(a) for a in spec.args}
+    beside them (one of the two is given). With ``target`` (a grounder) the schema offers
+    no point at all: a pointing tool takes ``target`` (and ``end_target``), required unless
+    a mark may stand instead. A point given anyway is still read (:func:`action_from_call`)."""
+    targets = "target" in forms
+    properties = {a.name: _property(a) for a in spec.args
+                  if not (targets and a.kind == "point")}
     offered = {n: f for n, f in form_args(spec).items() if f[1] in forms}
     properties.update({n: _FORM_PROPERTIES[form] for n, (_, form) in offered.items()})
+    alone = targets and "mark" not in forms  # the target is the only way offered to point
+    target_of = {point: n for n, (point, form) in offered.items() if form == "target"}
     formed = {point for point, _ in offered.values()}
-    required = [a.name for a in spec.args if a.default is None and a.name not in formed]
-    return ToolSchema(spec.name, spec.summary, {"type": "object", "properties": properties,
-                                                "required": required,
-                                                "additionalProperties": False})
+    required = [target_of[a.name] if a.name in target_of and alone else a.name
+                for a in spec.args if a.default is None and (alone or a.name not in formed)]
+    return ToolSchema(spec.name, spec.summary_for(targets=targets),
+                      {"type": "object", "properties": properties, "required": required,
+                       "additionalProperties": False})
 
 
 def tool_schemas(names: Iterable[str] | None = None,
@@ -88,8 +96,10 @@ def _show(value: object) -> str:
     return text if len(text) <= _SHOWN else f"{text[:_SHOWN]}…"
 
 
-def _fail(problem: str, spec: ActionSpec | None = None) -> ParseError:
-    usage = f" Call it as {spec.name}({', '.join(spec.arg_names)})." if spec else ""
+def _fail(problem: str, spec: ActionSpec | None = None, *, targets: bool = False) -> ParseError:
+    """``targets``: the run asks for targets, so the usage shows them where points would be."""
+    names = [a.name for a in spec.shown_args(targets=targets)] if spec else []
+    usage = f" Call it as {spec.name}({', '.join(names)})." if spec else ""
     return ParseError(f"Malformed tool call: {problem}.{usage}")
 
 
@@ -120,15 +130,19 @@ def action_from_call(name: str, arguments: Mapping[str, Any] | str,
     given = arguments_of(name, arguments)
     every = form_args(spec)
     offered = {n: f for n, f in every.items() if f[1] in forms}
+    targets = "target" in forms
     for key in given:
         if key in every and key not in offered:
             raise _fail(f"`{spec.name}.{key}` is accepted only in runs with "
                         f"{FORM_FLAGS[every[key][1]]}; give the point", spec)
     unknown = [k for k in given if spec.arg(k) is None and k not in offered]
     if unknown:
-        raise _fail(f"`{spec.name}` got unknown argument `{_show(unknown[0])}`", spec)
+        raise _fail(f"`{spec.name}` got unknown argument `{_show(unknown[0])}`", spec,
+                    targets=targets)
     args: dict[str, ArgValue] = {}
     formed = {point: n for n, (point, _) in offered.items() if given.get(n) is not None}
+    shown = {a.name: s.name for a, s in zip(spec.args, spec.shown_args(targets=targets),
+                                            strict=True)}
     for arg in spec.args:
         if arg.name in formed and given.get(arg.name) is None:
             form_name = formed[arg.name]
@@ -137,7 +151,8 @@ def action_from_call(name: str, arguments: Mapping[str, Any] | str,
             continue
         if arg.name not in given or given[arg.name] is None:
             if arg.default is None:
-                raise _fail(f"`{spec.name}` is missing the argument `{arg.name}`", spec)
+                raise _fail(f"`{spec.name}` is missing the argument `{shown[arg.name]}`", spec,
+                            targets=targets)
             args[arg.name] = arg.default
             continue
         args[arg.name] = _value(arg, given[arg.name], spec)

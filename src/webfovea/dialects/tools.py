@@ -32,7 +32,7 @@ from .native import (
     window_start,
 )
 from .schema import action_from_call, tool_schemas
-from .text.prompt import coordinate_text, forms_text
+from .text.prompt import asks_targets, coordinate_text, forms_text
 
 INTRO = ("You are a web agent operating a real browser through screenshots. Each turn you see "
          "a screenshot of the page; act by calling the functions you are given (several calls "
@@ -74,7 +74,8 @@ class ToolsDialect:
         with stage("prompt"):
             self._answer(obs.results)
             coords = coordinate_text(obs.space, obs.image.width, obs.image.height,
-                                     self.config.coords)
+                                     self.config.coords,
+                                     points=not asks_targets(self.config.point_forms))
             head = f"{task_text(obs.task)}\n\nStep 1." if obs.step == 1 else f"Step {obs.step}."
             answered = self.turns and self.turns[-1].answers
             if obs.step > 1 and obs.note and not answered:

@@ -24,9 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from ..actions.geometry import ModelSpace
-from ..core.config import AgentConfig, Size
+from ..core.config import AgentConfig, GrounderConfig, Size
 from ..core.errors import ConfigError
-from ..dialects.text.prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
+from ..dialects.text.prompt import (
+    HistoryItem,
+    Shown,
+    asks_targets,
+    build_request,
+    coordinate_text,
+    first_shown,
+)
 from ..models.base import ModelRequest, SentImage
 from ..rundir.images import RunImages
 from ..rundir.network import known_secrets
@@ -101,7 +108,8 @@ def task_examples(task: TaskRun, run_dir: Path, keys: tuple[str, ...] = (),
         image = SentImage(png if isinstance(png, bytes) else b"", width, height)
         oldest = first_shown(rec.step, config)
         shown = [s for s in [*shown, Shown(rec.step, image, coordinate_text(
-            ModelSpace(*rec.model_size), width, height, config.coords))] if s.step >= oldest]
+            ModelSpace(*rec.model_size), width, height, config.coords,
+            points=not asks_targets(config.point_forms)))] if s.step >= oldest]
         example_id = (f"{task.result.task_id}{'' if task.trial is None else f'.t{task.trial}'}"
                       f".s{rec.step:03d}")
         if any(s.step in unusable for s in shown):
@@ -140,6 +148,9 @@ def request_config(task: TaskRun) -> AgentConfig:
     values: dict[str, Any] = {k: recorded[k] for k in _REQUEST_SETTINGS
                               if k in recorded and k in known}
     values["ablate"] = frozenset(values.get("ablate", ()))
+    grounder = recorded.get("grounder")
+    if isinstance(grounder, dict) and grounder.get("model"):  # its planner was asked for targets
+        values["grounder"] = GrounderConfig(str(grounder["model"]))
     cap = recorded.get("image_cap")
     return AgentConfig(image_cap=Size.parse(cap) if cap else None, **values)
 

@@ -16,7 +16,7 @@
 // carries text, or (CSS :hover reveals, no mutation at all) a change in the text of the
 // element under the point and its nearest ancestors, which stop below any region that
 // ticks by itself. Open shadow roots count like the light DOM everywhere.
-({ x, y, phase, quietMs, capMs }) => {
+({ x, y, phase, quietMs, capMs, probe }) => {
   const w = window[Symbol.for("webfovea.watch")];
   const BURST_GAP = 250;
   const UNLEARN_MS = 2000;
@@ -247,6 +247,8 @@
     w.flush();
     return summary({});
   }
+  // A region that changed by itself once, just now, may be a clock about to tick again.
+  const waitingAt = (t) => [...w.pending].some((r) => t - w.stats.get(r).last < quietMs);
   if (phase === "baseline") {
     // Resolve once every region that changed once by itself has either changed again
     // (volatile) or stayed quiet for quietMs, so a one-second clock is known.
@@ -255,8 +257,7 @@
       const tick = () => {
         w.flush();
         const t = now();
-        const waiting = [...w.pending].some((r) => t - w.stats.get(r).last < quietMs);
-        if ((t - w.since >= quietMs && !waiting) || t - w.since >= capMs) resolve(summary({}));
+        if ((t - w.since >= quietMs && !waitingAt(t)) || t - w.since >= capMs) resolve(summary({}));
         else w.setTimeout(tick, 50);
       };
       tick();
@@ -286,8 +287,7 @@
     w.scrollers = scrollersAt();
     w.scope = scopeAt();
     const t = now();
-    // A region that changed by itself once, just now, may be a clock about to tick again.
-    const waiting = [...w.pending].some((r) => t - w.stats.get(r).last < quietMs);
+    const waiting = waitingAt(t);
     // The element under the point changes by itself (a canvas that redraws itself).
     const target = point && elementAt(point);
     const volatileAt = Boolean(target && w.volatileKey(target));
@@ -313,6 +313,14 @@
     return summary({ snap: w.snap });
   };
   if (phase === "before") {
+    // probe: a frame watched too briefly to know its noise answers so, and opens no window:
+    // the harness waits for its baseline first. A window opened meanwhile would hide what
+    // the page changes by itself during the wait (learn() counts no burst inside an action
+    // window as the page's own), so a one-second sparkline that ticked then stayed unknown.
+    if (probe) {
+      w.flush();
+      if (now() - w.since < quietMs || waitingAt(now())) return summary({ young: true });
+    }
     // The top frame lets the page's overdue timers run first: after a busy moment our call
     // can arrive before a clock's tick that was due earlier, which would then land inside
     // the action window. (Only a visible top frame: a hidden one's timers may be throttled.)

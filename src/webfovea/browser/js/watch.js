@@ -71,6 +71,11 @@
     if (w.inAction) w.reactUntil = now() + REACTION;
   };
   w.loaded = () => document.readyState !== "loading";
+  // The watched time (since) counts from the document's last readiness change: nothing is
+  // learned while it loads, so a one-second clock started by its parser-time script or its
+  // load handler is first seen a second after that, not a second after the watcher started
+  // (under load the parser can run well after document start).
+  document.addEventListener("readystatechange", () => { w.since = now(); }, true);
   w.volatileKey = (el) => {
     for (let n = el; n; n = up(n)) {
       const k = keyOf(n);

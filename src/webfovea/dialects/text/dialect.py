@@ -15,7 +15,7 @@ from ...models.base import Model
 from ...models.sent import sent_summary
 from ..base import Call, Decision, Observation
 from .parse import parse_reply
-from .prompt import HistoryItem, Shown, build_request, coordinate_text, first_shown
+from .prompt import HistoryItem, Shown, asks_targets, build_request, coordinate_text, first_shown
 
 
 @dataclass
@@ -43,7 +43,8 @@ class TextDialect:
                                             obs.note))
         with stage("prompt"):
             coords = coordinate_text(obs.space, obs.image.width, obs.image.height,
-                                     self.config.coords)
+                                     self.config.coords,
+                                     points=not asks_targets(self.config.point_forms))
             if obs.elements:  # it describes this screenshot: it leaves the window with it
                 coords = f"{coords}\n{obs.elements}"
             oldest = first_shown(obs.step, self.config)

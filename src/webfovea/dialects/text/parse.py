@@ -85,6 +85,8 @@ _NUM_RE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
 # UI-TARS-1.5's point and box tags, numbers apart by spaces: <point>x y</point>, <bbox>x1 y1 x2 y2</bbox>.
 _TAGGED_RE = re.compile(r"<(point|bbox)>\s*([^<>]{0,200}?)\s*</\1>")
 _EXAMPLE = "Reply with `Thought: ...` then one `Action: click(start_box='(x,y)')`."
+_TARGET_EXAMPLE = ("Reply with `Thought: ...` then one "
+                   "`Action: click(target='the blue Search button')`.")
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,8 @@ class _Naive:
 
 # Set for the one parse_reply call it belongs to, read by the helpers deep in the reader.
 _NAIVE: ContextVar[_Naive] = ContextVar("naive_parse")
+# Whether the run asks for targets (a grounder): an error's example then shows targets too.
+_TARGETS: ContextVar[bool] = ContextVar("targets_asked", default=False)
 _FULL = _Naive()
 
 
@@ -113,11 +117,12 @@ def parse_reply(text: str, forms: frozenset[str] = frozenset(), *,
     ``ablate``: the run's ablated fixes, of which the parser has three."""
     if not isinstance(text, str):
         raise _fail("the reply is not text")
-    token = _NAIVE.set(_Naive.of(ablate))
+    token, asked = _NAIVE.set(_Naive.of(ablate)), _TARGETS.set("target" in forms)
     try:
         return _parse(text, forms)
     finally:
         _NAIVE.reset(token)
+        _TARGETS.reset(asked)
 
 
 def _parse(text: str, forms: frozenset[str]) -> ParsedReply:
@@ -132,7 +137,11 @@ def _parse(text: str, forms: frozenset[str]) -> ParsedReply:
 
 
 def _fail(problem: str, spec: ActionSpec | None = None) -> ParseError:
-    hint = _EXAMPLE if spec is None else f"Write it as `Action: {spec.signature}`."
+    targets = _TARGETS.get()
+    if spec is None:
+        hint = _TARGET_EXAMPLE if targets else _EXAMPLE
+    else:
+        hint = f"Write it as `Action: {spec.signature_for(targets=targets)}`."
     return ParseError(f"Could not parse your reply: {problem}. {hint}")
 
 
@@ -318,8 +327,10 @@ def _build(spec: ActionSpec, raw: Sequence[tuple[str, str]], stripped: list[str]
     unknown = [n for n in counts if spec.arg(n) is None and n not in offered]
     repeated = [n for n, c in counts.items() if c > 1]
     formed = {point for n, (point, _) in offered.items() if n in counts}
-    missing = [a.name for a in spec.args if a.name not in counts and a.default is None
-               and not a.omissible and a.name not in formed]
+    missing = [s.name for a, s in zip(spec.args, spec.shown_args(targets="target" in forms),
+                                      strict=True)
+               if a.name not in counts and a.default is None and not a.omissible
+               and a.name not in formed]
     labelled = (("unknown", unknown), ("repeated", repeated), ("missing", missing))
     said = "; ".join(f"{label} argument {_names(names)}" for label, names in labelled if names)
     if said:

@@ -36,12 +36,13 @@ UITARS_RULE = ("Points may also be written point='<point>x y</point>' (start_poi
                "for drag) or as a box '<bbox>x1 y1 x2 y2</bbox>', which means its centre.")
 # The rule a fix added, left out of the prompt when that fix is ablated (webfovea.core.ablations).
 FIX_RULES = {"select": SELECT_RULE, "observe": OBSERVE_RULE}
+COORDINATE_RULE = "Coordinates refer to the most recent screenshot."
 CONSTRAINTS = (
     "Use only the actions listed; there is no way to open a URL directly.",
     "Stay on the website you were given; links to other sites are blocked.",
     "Answer only from what this website shows you in this session, never from memory.",
     "Reply with exactly one Thought and one Action, then stop.",
-    "Coordinates refer to the most recent screenshot.",
+    COORDINATE_RULE,
     SELECT_RULE,
     "End text with \\n in type() or fill() to press Enter.",
     "Browser shortcuts that close, open or switch tabs, focus the address bar, print, save or "
@@ -82,21 +83,33 @@ def clip(text: str, limit: int) -> str:
     return f"{text[:limit]} … and {len(text) - limit:,} more characters"
 
 
+# With a grounder the prompt asks for targets only: the action list shows target= where a
+# point would be, and no sentence asks for points (a point given anyway is still obeyed).
+TARGET_RULE = ("Name elements, never coordinates: write target='a short description of the "
+               "element' (end_target= for drag's end), e.g. click(target='the blue Search "
+               "button'), fill(target='the search box', content='shoes'). A grounding model "
+               "places it on the current screenshot; the feedback says where and on what.")
+TARGETS_COORDINATE_RULE = "Targets name elements of the most recent screenshot."
 FORM_RULES = {
-    "target": ("Name the element instead of giving its coordinates: wherever an action takes a "
-               "point, write target='a short description of the element' (end_target= for "
-               "drag's end), e.g. click(target='the blue Search button'), "
-               "fill(target='the search box', content='shoes'). A grounding model places it "
-               "on the current screenshot; the feedback says where and on what."),
+    "target": TARGET_RULE,
     "mark": ("Numbered labels mark the page's interactive elements on the screenshot: wherever "
              "an action takes a point you may write mark=N (end_mark= for drag's end), e.g. "
              "click(mark=3)."),
 }
+MARK_FOR_TARGET = ("Numbered labels mark the page's interactive elements on the screenshot: "
+                   "wherever an action takes a target you may write mark=N instead (end_mark= "
+                   "for drag's end), e.g. click(mark=3).")
+
+
+def asks_targets(forms: frozenset[str]) -> bool:
+    """Whether the prompt asks for targets instead of points (a run with a grounder)."""
+    return "target" in forms
 
 
 def forms_text(forms: frozenset[str]) -> str:
     """The rules for the point forms a run accepts ('' for none: the prompt is unchanged)."""
-    return "\n".join(FORM_RULES[f] for f in sorted(forms))
+    rules = dict(FORM_RULES, mark=MARK_FOR_TARGET) if asks_targets(forms) else FORM_RULES
+    return "\n".join(rules[f] for f in ("target", "mark") if f in forms)
 
 
 def system_text(skills: str = "", forms: frozenset[str] = frozenset(), *,
@@ -106,21 +119,28 @@ def system_text(skills: str = "", forms: frozenset[str] = frozenset(), *,
     ablated fixes, whose rules and actions it leaves out without a word, as the naive
     harness's prompt was."""
     dropped = {FIX_RULES[f] for f in ablate if f in FIX_RULES}
-    rules = "\n".join(f"{i}. {c}" for i, c in
-                      enumerate((c for c in CONSTRAINTS if c not in dropped), 1))
+    targets = asks_targets(forms)
+    constraints = (TARGETS_COORDINATE_RULE if targets and c == COORDINATE_RULE else c
+                   for c in CONSTRAINTS if c not in dropped)
+    rules = "\n".join(f"{i}. {c}" for i, c in enumerate(constraints, 1))
     if forms:
-        rules += f"\n\nPoints:\n{forms_text(forms)}"
+        rules += f"\n\n{'Targets' if targets else 'Points'}:\n{forms_text(forms)}"
     hidden = OBSERVE_ACTIONS if "observe" in ablate else frozenset()
     text = (
         "You are a web agent operating a real browser through screenshots. Each turn you see "
         "screenshots of the page and reply in this format:\n"
         "Thought: <your reasoning>\nAction: <one action>\n\n"
-        f"Actions:\n{action_space_text(hidden)}\n\nRules:\n{rules}"
+        f"Actions:\n{action_space_text(hidden, targets=targets)}\n\nRules:\n{rules}"
     )
     return f"{text}\n\n{skills}" if skills else text
 
 
-def coordinate_text(space: ModelSpace, sent_w: int, sent_h: int, coords: str) -> str:
+def coordinate_text(space: ModelSpace, sent_w: int, sent_h: int, coords: str, *,
+                    points: bool = True) -> str:
+    """The sentence giving a step's screenshot size; ``points``: and how to give points (a
+    prompt asking for targets says the size only)."""
+    if not points:
+        return f"The screenshot is {sent_w}x{sent_h} pixels."
     if coords == "norm1000":
         return (f"The screenshot is {sent_w}x{sent_h} pixels; give points normalised to 0-1000 "
                 "on each axis.")
