@@ -86,7 +86,7 @@ async def _target(description: str, screen: Screen, space: ModelSpace,
     if placement.planner_point is None:
         return None, Note("error", f"The grounder could not place '{description}': "
                                    f"{placement.error}. Nothing was done; describe the element "
-                                   "differently, or give its point."), placement.to_json()
+                                   "differently (its text, its place on the page)."), placement.to_json()
     return placement.planner_point, None, placement.to_json()
 
 
