@@ -185,13 +185,14 @@ def _unit_after(after: str) -> str | None:
 def _word_number(text: str) -> Number | None:
     """Small cardinal words ("twelve", "twenty-five"), only when the text holds no digits."""
     words = [w.lower() for w in re.findall(r"[a-z]+(?:-[a-z]+)?", text, re.IGNORECASE)]
-    values = [v for v in (_cardinal(w) for w in words) if v is not None]
+    values = [v for v in (cardinal(w) for w in words) if v is not None]
     if len(values) != 1:
         return None
     return Number((Decimal(values[0]),), False, None, None, 0, len(text))
 
 
-def _cardinal(word: str) -> int | None:
+def cardinal(word: str) -> int | None:
+    """A small cardinal word's value (``twelve``, ``twenty-five``); None for any other word."""
     if word in SMALL_NUMBERS:
         return SMALL_NUMBERS[word]
     if word in TENS:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from .numbers import SMALL_NUMBERS, TENS, literal_readings, plain, prepare
+from .numbers import cardinal, literal_readings, plain, prepare
 from .units import CURRENCIES, SCALE_PATTERN, SCALES, currency_of, read_after
 from .verdict import Rule, Verdict, correct, undecided, wrong
 
@@ -167,23 +167,12 @@ def chinese_numeral(text: str) -> int | None:
 def _english_words(text: str) -> list[Quantity]:
     found = []
     for m in _WORDS.finditer(text):
-        value = _cardinal(m.group("word").lower())
+        value = cardinal(m.group("word").lower())
         if value is not None:
             reading = (Decimal(value), Decimal(1))
             found.append(Quantity((reading,), reading, False, False, None, None,
                                   m.start(), m.end()))
     return found
-
-
-def _cardinal(word: str) -> int | None:
-    if word in SMALL_NUMBERS:
-        return SMALL_NUMBERS[word]
-    if word in TENS:
-        return TENS[word]
-    tens, _, ones = word.partition("-")
-    if tens in TENS and 0 < SMALL_NUMBERS.get(ones, 0) < 10:
-        return TENS[tens] + SMALL_NUMBERS[ones]
-    return None
 
 
 # -- comparing ----------------------------------------------------------------------------------
