@@ -178,3 +178,22 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return module if module in shared else nodeid
 
     return SharedSetupTogether(config, log)
+
+
+# A rerun is a bug to find (Makefile): the summary says why each first try failed, which the
+# rerun plugin's own summary (-rR) does not.
+_RERUN_CAUSES: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.outcome == "rerun":
+        crash = getattr(report.longrepr, "reprcrash", None)
+        why = crash.message if crash is not None else str(report.longrepr)[-800:]
+        _RERUN_CAUSES.append(f"{report.nodeid} ({report.when}): {why}")
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if _RERUN_CAUSES:
+        terminalreporter.section("why each rerun's first try failed")
+        for cause in _RERUN_CAUSES:
+            terminalreporter.line(cause[:2000])
